@@ -1,0 +1,82 @@
+package dev.dlock;
+
+import java.time.Duration;
+
+/**
+ * Argument checks, made before any backend call so bad input fails at once with a message that
+ * names the argument and its value.
+ */
+final class Args {
+  static final Duration MIN_LEASE = Duration.ofMillis(100);
+  static final Duration MAX_LEASE = Duration.ofDays(7);
+  static final Duration MAX_WAIT = Duration.ofDays(365);
+  static final int MAX_CLIENT_NAME = 64;
+
+  private Args() {}
+
+  static String name(String name, int maxLength) {
+    if (name == null) {
+      throw new NullPointerException("name must not be null");
+    }
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("name must not be empty");
+    }
+    if (name.length() > maxLength) {
+      throw new IllegalArgumentException(String.format(
+          "name must be at most %d chars, was %d: '%s'", maxLength, name.length(), abbreviate(name)));
+    }
+    return name;
+  }
+
+  static Duration leaseTime(Duration leaseTime) {
+    Duration d = positive("leaseTime", leaseTime, MAX_LEASE);
+    if (d.compareTo(MIN_LEASE) < 0) {
+      throw new IllegalArgumentException(String.format(
+          "leaseTime must be at least %s: %s", Durations.format(MIN_LEASE), leaseTime));
+    }
+    return d;
+  }
+
+  static Duration maxWait(Duration maxWait) {
+    if (maxWait == null) {
+      throw new NullPointerException("maxWait must not be null");
+    }
+    if (maxWait.isNegative()) {
+      throw new IllegalArgumentException("maxWait must not be negative: " + maxWait);
+    }
+    if (maxWait.compareTo(MAX_WAIT) > 0) {
+      throw new IllegalArgumentException(String.format(
+          "maxWait must be at most %s: %s", Durations.format(MAX_WAIT), maxWait));
+    }
+    return maxWait;
+  }
+
+  static Duration positive(String what, Duration value, Duration max) {
+    if (value == null) {
+      throw new NullPointerException(what + " must not be null");
+    }
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(what + " must be positive: " + value);
+    }
+    if (value.compareTo(max) > 0) {
+      throw new IllegalArgumentException(String.format(
+          "%s must be at most %s: %s", what, Durations.format(max), value));
+    }
+    return value;
+  }
+
+  static String clientName(String clientName) {
+    if (clientName == null) {
+      throw new NullPointerException("clientName must not be null");
+    }
+    if (clientName.isEmpty() || clientName.length() > MAX_CLIENT_NAME || clientName.indexOf(':') >= 0) {
+      throw new IllegalArgumentException(String.format(
+          "clientName must be 1 to %d chars without ':': '%s'", MAX_CLIENT_NAME, abbreviate(clientName)));
+    }
+    return clientName;
+  }
+
+  private static String abbreviate(String s) {
+    return s.length() <= 40 ? s : s.substring(0, 37) + "...";
+  }
+}

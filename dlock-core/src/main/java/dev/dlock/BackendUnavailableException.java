@@ -1,0 +1,14 @@
+package dev.dlock;
+
+/** The lock server could not be reached or failed to answer; the cause says why. */
+public class BackendUnavailableException extends LockException {
+  private static final long serialVersionUID = 1L;
+
+  public BackendUnavailableException(String message, Throwable cause) {
+    super(message, cause);
+  }
+
+  public BackendUnavailableException(String message) {
+    super(message);
+  }
+}

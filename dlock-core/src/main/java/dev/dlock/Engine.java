@@ -1,0 +1,470 @@
+package dev.dlock;
+
+import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine behind every backend: reentrancy, the local wait queue, deadlines and interrupts, lease
+ * validity, the loss signal and events live here once, and the backend answers only grant, renew,
+ * release and cancel. One acquire: reentry by the holding thread costs nothing; otherwise the
+ * thread passes the name's gate (one competitor per name and client), asks the backend, and on
+ * "held" sleeps until a release notification, the backend's retry hint (capped by maxPollInterval)
+ * or its deadline. Renewal runs on the client's single scheduler thread ({@link Renewer}).
+ */
+final class Engine implements LockClient, Abandonable {
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+  private static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  final LockBackend backend;
+  final Ticker ticker;
+  final Events events;
+  private final String id;
+  private final Duration leaseTime;
+  private final long maxPollNanos;
+  private final int maxNameLength;
+  private final ConcurrentHashMap<String, NameState> names = new ConcurrentHashMap<>();
+  private final AtomicLong ownerSeq = new AtomicLong();
+  private final ScheduledThreadPoolExecutor scheduler;
+  private final Renewer renewer;
+  private final AtomicBoolean shutdown = new AtomicBoolean();
+  private volatile boolean closed;
+  private volatile boolean abandoned;
+
+  Engine(LockClientBuilder b, LockBackend backend) {
+    this.backend = backend;
+    this.ticker = b.ticker;
+    this.events = new Events(b.listeners);
+    this.id = b.clientName + "-" + randomHex();
+    this.leaseTime = b.leaseTime;
+    this.maxPollNanos = b.maxPollInterval.toNanos();
+    this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "dlock-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+    scheduler.setRemoveOnCancelPolicy(true);
+    this.renewer = new Renewer(this, scheduler, leaseTime);
+    try {
+      backend.start(new Context());
+      this.maxNameLength = backend.maxNameLength();
+    } catch (RuntimeException e) {
+      scheduler.shutdownNow();
+      closeQuietly(backend);
+      throw e;
+    }
+  }
+
+  private static String randomHex() {
+    byte[] bytes = new byte[4];
+    new SecureRandom().nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
+  }
+
+  @Override
+  public String id() {
+    return id;
+  }
+
+  @Override
+  public DistributedLock lock(String name) {
+    return new LockView(this, Args.name(name, maxNameLength), leaseTime, true);
+  }
+
+  @Override
+  public DistributedLock lock(String name, Duration leaseTime) {
+    Args.name(name, maxNameLength);
+    return new LockView(this, name, Args.leaseTime(leaseTime), false);
+  }
+
+  // ---- acquire
+
+  /** One acquire's deadline and what it learned, for the timeout message. */
+  private final class Wait {
+    final long start = ticker.read();
+    final long timeoutNanos;
+    boolean waited;
+    String holder;
+
+    Wait(long timeoutNanos) {
+      this.timeoutNanos = timeoutNanos;
+    }
+
+    /** Nanos left: -1 for no deadline, 0 when none are left. */
+    long remaining() {
+      if (timeoutNanos < 0) {
+        return -1;
+      }
+      return Math.max(0, timeoutNanos - (ticker.read() - start));
+    }
+
+    void markWaited(String name) {
+      if (!waited) {
+        waited = true;
+        events.waited(name);
+      }
+    }
+  }
+
+  /** Acquires or throws {@link LockTimeoutException}; {@code timeoutNanos < 0} waits forever. */
+  Hold acquireOrThrow(String name, Duration lease, boolean renew, long timeoutNanos)
+      throws InterruptedException {
+    Wait w = new Wait(timeoutNanos);
+    Hold h = acquire(name, lease, renew, w);
+    if (h == null) {
+      throw new LockTimeoutException(String.format(
+          "timed out after %s waiting for lock '%s', held by %s (client %s, backend %s)",
+          Durations.formatNanos(ticker.read() - w.start), name,
+          w.holder != null ? w.holder : "another thread of this client", id, backend.describe()));
+    }
+    return h;
+  }
+
+  /** Acquires, or returns null when the wait runs out. */
+  Hold acquireOrNull(String name, Duration lease, boolean renew, long timeoutNanos)
+      throws InterruptedException {
+    return acquire(name, lease, renew, new Wait(timeoutNanos));
+  }
+
+  private Hold acquire(String name, Duration lease, boolean renew, Wait w)
+      throws InterruptedException {
+    checkOpen(name);
+    Hold h = reenter(names.get(name));
+    if (h != null) {
+      return h;
+    }
+    NameState st = enter(name);
+    boolean keepRef = false;
+    try {
+      h = reenter(st);
+      if (h != null) {
+        return h;
+      }
+      if (!passGate(st, w)) {
+        return null;
+      }
+      try {
+        checkOpen(name);
+        h = compete(st, lease, renew, w);
+        keepRef = h != null;
+        return h;
+      } finally {
+        st.gate.release();
+      }
+    } finally {
+      if (!keepRef) {
+        exit(st);
+      }
+    }
+  }
+
+  private Hold reenter(NameState st) {
+    if (st == null) {
+      return null;
+    }
+    Hold h = st.heldBy(Thread.currentThread());
+    return h != null && h.reenter() ? h : null;
+  }
+
+  private boolean passGate(NameState st, Wait w) throws InterruptedException {
+    if (w.timeoutNanos == 0) {
+      return st.gate.tryAcquire();
+    }
+    if (st.enterGate(0)) {
+      return true;
+    }
+    w.markWaited(st.name);
+    return st.enterGate(w.remaining());
+  }
+
+  private Hold compete(NameState st, Duration lease, boolean renew, Wait w)
+      throws InterruptedException {
+    String name = st.name;
+    String owner = id + ':' + ownerSeq.incrementAndGet();
+    boolean queued = false;
+    boolean granted = false;
+    st.competing(true);
+    try {
+      while (true) {
+        long seq = st.releaseSeq();
+        long sentAt = ticker.read();
+        boolean willWait = w.remaining() != 0;
+        Attempt a = call(name, "acquire", () -> backend.tryAcquire(name, owner, lease, willWait));
+        if (a.isGranted()) {
+          granted = true;
+          return install(st, owner, a, lease, renew, sentAt, w);
+        }
+        queued |= willWait;
+        w.holder = a.holder().orElse(w.holder);
+        long left = w.remaining();
+        if (left == 0) {
+          return null;
+        }
+        w.markWaited(name);
+        long pause = Math.max(MIN_PAUSE_NANOS, Math.min(saturatedNanos(a.retryAfter()), maxPollNanos));
+        st.awaitRelease(seq, left < 0 ? pause : Math.min(pause, left));
+        checkOpen(name);
+      }
+    } finally {
+      st.competing(false);
+      if (queued && !granted && !abandoned) {
+        try {
+          backend.cancel(name, owner);
+        } catch (RuntimeException e) {
+          log.warn("dlock: could not cancel the wait of {} for lock '{}'", owner, name, e);
+        }
+      }
+    }
+  }
+
+  private Hold install(NameState st, String owner, Attempt a, Duration lease, boolean renew,
+      long sentAt, Wait w) {
+    long validity = saturatedNanos(a.validity().orElse(lease));
+    Hold h = new Hold(this, st, new Grant(st.name, owner, a.token()), renew, sentAt, sentAt + validity);
+    st.install(h);
+    if (closed) {
+      st.remove(h);
+      h.endAll();
+      releaseQuietly(h.grant);
+      throw closedException(st.name);
+    }
+    if (renew) {
+      renewer.add(h);
+    } else {
+      renewer.scheduleExpiry(h);
+    }
+    events.acquired(st.name, a.token(), Duration.ofNanos(ticker.read() - w.start));
+    return h;
+  }
+
+  // ---- release
+
+  /** Drops one hold; releases at the backend after the last. False if the hold had ended. */
+  boolean releaseOne(Hold h) {
+    int left = h.exitOne();
+    if (left < 0) {
+      return false;
+    }
+    if (left == 0) {
+      finishRelease(h);
+    }
+    return true;
+  }
+
+  /** The Lock view's unlock: the current thread's hold, or IllegalMonitorStateException. */
+  void unlock(String name) {
+    NameState st = names.get(name);
+    Hold h = st == null ? null : st.heldBy(Thread.currentThread());
+    if (h == null || !releaseOne(h)) {
+      if (closed) {
+        throw closedException(name);
+      }
+      throw new IllegalMonitorStateException(String.format(
+          "lock '%s' is not held by thread '%s' (client %s)", name, Thread.currentThread().getName(), id));
+    }
+  }
+
+  int holdCount(String name) {
+    NameState st = names.get(name);
+    Hold h = st == null ? null : st.heldBy(Thread.currentThread());
+    return h == null ? 0 : h.count();
+  }
+
+  private void finishRelease(Hold h) {
+    NameState st = h.state;
+    st.remove(h);
+    renewer.remove(h);
+    LeaseLostException loss = h.loss();
+    boolean released;
+    try {
+      released = call(h.name(), "release", () -> backend.release(h.grant));
+    } finally {
+      exit(st);
+    }
+    Duration held = Duration.ofNanos(ticker.read() - h.acquiredAt);
+    if (released) {
+      events.released(h.name(), h.grant.token(), held);
+    }
+    if (loss != null) {
+      throw h.copyOfLoss();
+    }
+    if (!released) {
+      NotOwnerException e = new NotOwnerException(String.format(
+          "lock '%s' was no longer held by %s (token %d) at release after %s: it expired or another owner"
+              + " took it (backend %s)", h.name(), h.grant.owner(), h.grant.token(),
+          Durations.format(held), backend.describe()));
+      h.markLost(e, true);
+      throw e;
+    }
+  }
+
+  // ---- loss
+
+  LeaseLostException lostException(Hold h, String why) {
+    return new LeaseLostException(String.format(
+        "lease on lock '%s' (token %d, owner %s) was lost %s after it was granted: %s",
+        h.name(), h.grant.token(), h.grant.owner(),
+        Durations.formatNanos(ticker.read() - h.acquiredAt), why), renewer.lastFailure());
+  }
+
+  String renewalFailureSuffix() {
+    RuntimeException failure = renewer.lastFailure();
+    return failure == null ? "" : "; the last renewal failed: " + failure.getMessage();
+  }
+
+  // ---- name states
+
+  private NameState enter(String name) {
+    return names.compute(name, (k, st) -> {
+      if (st == null) {
+        st = new NameState(k);
+      }
+      st.refs++;
+      return st;
+    });
+  }
+
+  private void exit(NameState st) {
+    names.computeIfPresent(st.name, (k, cur) -> cur != st || --cur.refs > 0 ? cur : null);
+  }
+
+  // ---- backend calls
+
+  /** Runs a backend call; an unexpected failure becomes a LockException naming the lock. */
+  private <T> T call(String name, String what, Supplier<T> op) {
+    try {
+      return op.get();
+    } catch (LockException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new LockException(String.format("backend %s failed to %s lock '%s' for client %s: %s",
+          backend.describe(), what, name, id, e), e);
+    }
+  }
+
+  private void releaseQuietly(Grant grant) {
+    try {
+      backend.release(grant);
+    } catch (RuntimeException e) {
+      log.warn("dlock: could not release lock '{}' of {}; it expires by its lease", grant.name(),
+          grant.owner(), e);
+    }
+  }
+
+  private static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  // ---- close
+
+  private void checkOpen(String name) {
+    if (closed) {
+      throw closedException(name);
+    }
+  }
+
+  private LockException closedException(String name) {
+    return new LockException(String.format("client %s is %s; lock '%s' is not available", id,
+        abandoned ? "abandoned" : "closed", name));
+  }
+
+  @Override
+  public void close() {
+    shutdown(true);
+  }
+
+  @Override
+  public void abandon() {
+    shutdown(false);
+  }
+
+  private void shutdown(boolean release) {
+    if (!shutdown.compareAndSet(false, true)) {
+      return;
+    }
+    abandoned = !release;
+    closed = true;
+    scheduler.shutdownNow();
+    for (NameState st : names.values()) {
+      st.close();
+      for (Hold h : st.holds()) {
+        if (!h.endAll()) {
+          continue;
+        }
+        st.remove(h);
+        exit(st);
+        h.markLost(new LeaseLostException(String.format("lock '%s' (token %d, owner %s) is no longer held:"
+            + " client %s was %s", h.name(), h.grant.token(), h.grant.owner(), id,
+            release ? "closed" : "abandoned")), true);
+        if (release) {
+          releaseQuietly(h.grant);
+        }
+      }
+    }
+    closeQuietly(backend);
+  }
+
+  private static void closeQuietly(LockBackend backend) {
+    try {
+      backend.close();
+    } catch (RuntimeException e) {
+      log.warn("dlock: closing backend {} failed", backend.describe(), e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "LockClient[" + id + ", " + backend.describe() + (closed ? ", closed" : "") + "]";
+  }
+
+  /** What the backend sees of this engine. */
+  private final class Context implements BackendContext {
+    @Override
+    public String clientId() {
+      return id;
+    }
+
+    @Override
+    public Ticker ticker() {
+      return ticker;
+    }
+
+    @Override
+    public void released(String name) {
+      NameState st = names.get(name);
+      if (st != null && st.signalRelease()) {
+        events.woken(name);
+      }
+    }
+
+    @Override
+    public void lost(Grant grant, String reason) {
+      NameState st = names.get(grant.name());
+      if (st == null) {
+        return;
+      }
+      for (Hold h : st.holds()) {
+        if (h.grant.equals(grant)) {
+          h.markLost(lostException(h, reason), false);
+        }
+      }
+    }
+  }
+}

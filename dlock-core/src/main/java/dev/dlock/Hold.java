@@ -1,0 +1,151 @@
+package dev.dlock;
+
+import dev.dlock.spi.Grant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * One grant from the backend as this client holds it: the token, the validity on the client's
+ * ticker, the reentrant hold count and the loss signal. All lease handles and Lock-view holds of one
+ * grant share it. Its small state machine (held, lost, ended) is guarded by its monitor, never
+ * while doing I/O; validity is volatile because the renewal thread moves it.
+ */
+final class Hold {
+  final Engine engine;
+  final NameState state;
+  final Grant grant;
+  final Thread thread;
+  final boolean renewed;
+  final long acquiredAt;
+  final CompletableFuture<LeaseLostException> lostSignal = new CompletableFuture<>();
+  volatile long validUntil;
+  volatile ScheduledFuture<?> expiryCheck;
+
+  private int count = 1;
+  private boolean ended;
+  private LeaseLostException lostReason;
+
+  Hold(Engine engine, NameState state, Grant grant, boolean renewed, long acquiredAt, long validUntil) {
+    this.engine = engine;
+    this.state = state;
+    this.grant = grant;
+    this.thread = Thread.currentThread();
+    this.renewed = renewed;
+    this.acquiredAt = acquiredAt;
+    this.validUntil = validUntil;
+  }
+
+  String name() {
+    return grant.name();
+  }
+
+  /** Reentry by the owning thread. False if the hold already ended; throws if it was lost. */
+  synchronized boolean reenter() {
+    if (ended) {
+      return false;
+    }
+    if (lostReason != null) {
+      throw copyOfLoss();
+    }
+    count++;
+    return true;
+  }
+
+  synchronized int count() {
+    return ended ? 0 : count;
+  }
+
+  /**
+   * Drops one hold and returns how many remain: 0 means the caller must release at the backend;
+   * -1 means the hold had already ended and nothing was dropped.
+   */
+  synchronized int exitOne() {
+    if (ended) {
+      return -1;
+    }
+    if (--count == 0) {
+      ended = true;
+    }
+    return count;
+  }
+
+  /** Ends the hold whatever its count (client close). False if it had ended already. */
+  synchronized boolean endAll() {
+    if (ended) {
+      return false;
+    }
+    ended = true;
+    return true;
+  }
+
+  synchronized boolean isEnded() {
+    return ended;
+  }
+
+  /** The loss, if the hold was lost while held. */
+  synchronized LeaseLostException loss() {
+    return lostReason;
+  }
+
+  /** Records the loss and fires the signal, once, unless the hold was released normally first. */
+  void markLost(LeaseLostException reason, boolean evenIfEnded) {
+    synchronized (this) {
+      if (lostReason != null || (ended && !evenIfEnded)) {
+        return;
+      }
+      lostReason = reason;
+    }
+    ScheduledFuture<?> check = expiryCheck;
+    if (check != null) {
+      check.cancel(false);
+    }
+    engine.events.lost(name(), grant.token(), reason);
+    lostSignal.complete(reason);
+  }
+
+  /** Moves validity forward after a renewal; never backward. */
+  void extendTo(long newValidUntil) {
+    if (newValidUntil - validUntil > 0) {
+      validUntil = newValidUntil;
+    }
+  }
+
+  boolean isValid() {
+    if (isEnded() || loss() != null) {
+      return false;
+    }
+    return !checkExpiry();
+  }
+
+  /** Marks the hold lost if its validity has passed; true if it has. */
+  boolean checkExpiry() {
+    long now = engine.ticker.read();
+    if (now - validUntil < 0) {
+      return false;
+    }
+    markLost(engine.lostException(this,
+        (renewed ? "the lease ran out before a renewal succeeded" : "the lease ran out")
+            + engine.renewalFailureSuffix()), false);
+    return true;
+  }
+
+  void ensureValid() {
+    if (!isValid()) {
+      LeaseLostException loss = loss();
+      if (loss != null) {
+        throw copyOfLoss();
+      }
+      throw new LeaseLostException(String.format("lease on lock '%s' (token %d, owner %s) was released",
+          name(), grant.token(), grant.owner()));
+    }
+  }
+
+  /** A fresh exception for this throw site, the recorded loss as its cause. */
+  synchronized LeaseLostException copyOfLoss() {
+    LeaseLostException e = lostReason instanceof NotOwnerException
+        ? new NotOwnerException(lostReason.getMessage())
+        : new LeaseLostException(lostReason.getMessage());
+    e.initCause(lostReason);
+    return e;
+  }
+}

@@ -1,0 +1,18 @@
+package dev.dlock;
+
+/**
+ * A lease is gone while its holder still thought it held the lock: renewal failed or came back
+ * "not yours", the session expired, or the lease ran out without renewal. Work done under the lease
+ * since it was lost was not protected.
+ */
+public class LeaseLostException extends LockException {
+  private static final long serialVersionUID = 1L;
+
+  public LeaseLostException(String message) {
+    super(message);
+  }
+
+  public LeaseLostException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,59 @@
+package dev.dlock;
+
+import java.time.Duration;
+
+/**
+ * A connection to one lock backend, and the factory of its locks.
+ *
+ * <pre>{@code
+ * try (LockClient client = LockClient.connect("mem:")) {
+ *   DistributedLock lock = client.lock("nightly-report");
+ *   try (Lease lease = lock.acquire(Duration.ofSeconds(10))) {
+ *     runReport(lease.token());
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Backends are found by URL scheme through {@link java.util.ServiceLoader}
+ * ({@link dev.dlock.spi.LockBackendProvider}); {@code mem:} is built in. Closing the client
+ * releases every lock it holds, fails its waiting threads and stops its threads. Thread-safe.
+ */
+public interface LockClient extends AutoCloseable {
+
+  /**
+   * Connects with default settings.
+   *
+   * @param url such as {@code mem:}, {@code mem:name}; other schemes come with their backends
+   * @throws IllegalArgumentException if no backend handles the URL's scheme
+   * @throws BackendUnavailableException if the server cannot be reached
+   */
+  static LockClient connect(String url) {
+    return builder().url(url).build();
+  }
+
+  /** A builder for a client with non-default settings. */
+  static LockClientBuilder builder() {
+    return new LockClientBuilder();
+  }
+
+  /**
+   * A lock whose lease is renewed by the client's watchdog every {@code leaseTime / 3} while held,
+   * so it outlives any critical section yet expires a lease after the holder dies.
+   *
+   * @param name 1 to {@code maxNameLength} chars, as the backend allows
+   */
+  DistributedLock lock(String name);
+
+  /**
+   * A lock whose grants are never renewed and simply expire after {@code leaseTime}, for work with
+   * a known bound. If the work outlasts the lease the lease is lost, and its signal fires.
+   */
+  DistributedLock lock(String name, Duration leaseTime);
+
+  /** This client's unique id, the prefix of its owner strings at the server. */
+  String id();
+
+  /** Releases everything this client holds, fails its waiters and stops its threads. Idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,19 @@
+package dev.dlock;
+
+/**
+ * The root of every exception dlock throws for a lock operation. Unchecked; the cause, if any, is
+ * always chained. Argument errors are plain {@link IllegalArgumentException} and
+ * {@link NullPointerException}; misuse of the {@link java.util.concurrent.locks.Lock} view is
+ * {@link IllegalMonitorStateException}, as with {@code ReentrantLock}.
+ */
+public class LockException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public LockException(String message) {
+    super(message);
+  }
+
+  public LockException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

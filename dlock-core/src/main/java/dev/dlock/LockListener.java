@@ -1,0 +1,33 @@
+package dev.dlock;
+
+import java.time.Duration;
+
+/**
+ * Events of one client's locks, for metrics, logs and tests. Every method has a no-op default, so
+ * adding an event breaks no listener. Methods run synchronously on the thread where the event
+ * happens, often a caller's thread inside a lock operation: they must be fast and must not block.
+ * An exception thrown by a listener is logged and otherwise ignored.
+ */
+public interface LockListener {
+
+  /** A lock was granted by the server (not on reentry). */
+  default void acquired(String name, long token, Duration waited) {}
+
+  /** A lock was released at the server. */
+  default void released(String name, long token, Duration held) {}
+
+  /** A held lease was extended by the watchdog. */
+  default void renewed(String name, long token) {}
+
+  /** A held lease was lost; see {@link Lease#lost()}. */
+  default void lost(String name, long token, LeaseLostException reason) {}
+
+  /** An acquire found the lock held (locally or at the server) and began to wait. */
+  default void waited(String name) {}
+
+  /**
+   * A waiter competing at the server was woken by a release notification. With one waiter woken per
+   * release, this fires at most once per release.
+   */
+  default void woken(String name) {}
+}

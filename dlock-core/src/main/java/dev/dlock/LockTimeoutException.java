@@ -1,0 +1,10 @@
+package dev.dlock;
+
+/** The wait for a lock ran out before it was granted. */
+public class LockTimeoutException extends LockException {
+  private static final long serialVersionUID = 1L;
+
+  public LockTimeoutException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,124 @@
+package dev.dlock;
+
+import dev.dlock.spi.Grant;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The client's watchdog. Every leaseTime/3 it renews all renewable holds in one backend call, so a
+ * healthy holder never runs out; holds the backend calls gone are marked lost at once. When a
+ * renewal fails, validity is left alone and a check is scheduled for the earliest deadline, so a
+ * lease that runs out without renewal is reported lost on time, not a period later. Fixed-lease
+ * holds get one expiry check each at their deadline.
+ */
+final class Renewer {
+  private static final Logger log = LoggerFactory.getLogger(Renewer.class);
+
+  private final Engine engine;
+  private final ScheduledExecutorService scheduler;
+  private final Duration leaseTime;
+  private final long leaseNanos;
+  private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+  private volatile RuntimeException lastFailure;
+
+  Renewer(Engine engine, ScheduledExecutorService scheduler, Duration leaseTime) {
+    this.engine = engine;
+    this.scheduler = scheduler;
+    this.leaseTime = leaseTime;
+    this.leaseNanos = leaseTime.toNanos();
+    long period = Math.max(1, leaseNanos / 3);
+    scheduler.scheduleWithFixedDelay(this::renewAll, period, period, TimeUnit.NANOSECONDS);
+  }
+
+  RuntimeException lastFailure() {
+    return lastFailure;
+  }
+
+  void add(Hold h) {
+    holds.add(h);
+  }
+
+  void remove(Hold h) {
+    holds.remove(h);
+    var check = h.expiryCheck;
+    if (check != null) {
+      check.cancel(false);
+    }
+  }
+
+  /** Checks a hold for expiry at its deadline, again if the deadline moved. */
+  void scheduleExpiry(Hold h) {
+    long delay = h.validUntil - engine.ticker.read();
+    try {
+      h.expiryCheck = scheduler.schedule(() -> {
+        if (!h.isEnded() && h.loss() == null && !h.checkExpiry()) {
+          scheduleExpiry(h);
+        }
+      }, Math.max(0, delay), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closing) {
+      // The client is closing; its holds end with it.
+    }
+  }
+
+  private void renewAll() {
+    if (holds.isEmpty()) {
+      return;
+    }
+    List<Hold> batch = new ArrayList<>(holds.size());
+    for (Hold h : holds) {
+      if (h.isEnded() || h.loss() != null || h.checkExpiry()) {
+        holds.remove(h);
+      } else {
+        batch.add(h);
+      }
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    List<Grant> grants = new ArrayList<>(batch.size());
+    for (Hold h : batch) {
+      grants.add(h.grant);
+    }
+    long sentAt = engine.ticker.read();
+    Set<Grant> gone;
+    try {
+      gone = engine.backend.renew(grants, leaseTime);
+      lastFailure = null;
+    } catch (RuntimeException e) {
+      lastFailure = e;
+      log.warn("dlock: renewing {} lease(s) on {} failed; they are lost at their deadline unless a"
+          + " later renewal succeeds", batch.size(), engine.backend.describe(), e);
+      scheduleExpiry(earliest(batch));
+      return;
+    }
+    for (Hold h : batch) {
+      if (gone.contains(h.grant)) {
+        holds.remove(h);
+        h.markLost(new NotOwnerException(engine.lostException(h,
+            "the backend reports it no longer held by this owner (" + engine.backend.describe() + ")")
+            .getMessage()), false);
+      } else {
+        h.extendTo(sentAt + leaseNanos);
+        engine.events.renewed(h.name(), h.grant.token());
+      }
+    }
+  }
+
+  private static Hold earliest(List<Hold> batch) {
+    Hold first = batch.get(0);
+    for (Hold h : batch) {
+      if (h.validUntil - first.validUntil < 0) {
+        first = h;
+      }
+    }
+    return first;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.dlock.spi;
+
+import dev.dlock.Ticker;
+
+/** What the engine gives a backend at {@link LockBackend#start}. */
+public interface BackendContext {
+
+  /** This client's id: unique, without {@code ':'}; the prefix of every owner string it uses. */
+  String clientId();
+
+  /** The client's monotonic clock. */
+  Ticker ticker();
+
+  /**
+   * Tells the engine that {@code name} was released (or may now be free). It wakes this client's
+   * waiter for that name, if any. Cheap, non-blocking, callable from any thread, including I/O
+   * threads; a notification for a name nobody waits on is ignored.
+   */
+  void released(String name);
+
+  /**
+   * Tells the engine that the backend learned, on its own, that a grant is gone (a session expired,
+   * a connection holding a session lock died). The holder's loss signal fires.
+   */
+  void lost(Grant grant, String reason);
+}

@@ -1,0 +1,93 @@
+package dev.dlock.spi;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Set;
+
+/**
+ * The primitive operations a lock backend implements. Everything else, reentrancy, the local wait
+ * queue, deadlines and interrupts, the renewal scheduler, lease validity, loss signals and events,
+ * lives once in dlock-core's engine, so a backend stays a few hundred lines.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li><b>Owners.</b> The engine passes an owner string that is unique per grant. It has the form
+ *       {@code clientId + ':' + sequence}; the client id ({@link BackendContext#clientId()}) contains
+ *       no {@code ':'}, so a backend may route per-client notifications by the part before the last
+ *       colon.</li>
+ *   <li><b>Tokens.</b> Every grant carries a fencing token strictly greater than that of every
+ *       earlier grant of the same name. Reentry never reaches the backend, so the backend never
+ *       sees it.</li>
+ *   <li><b>Time.</b> The server decides expiry by its own clock (Redis TTL, database {@code now()},
+ *       a ZooKeeper session). A backend never decides expiry with the client's wall clock.</li>
+ *   <li><b>Errors.</b> An I/O failure or an unreachable server throws
+ *       {@link dev.dlock.BackendUnavailableException} with the cause chained. An error is never turned
+ *       into "held" or "not acquired".</li>
+ *   <li><b>Threads.</b> Every method may be called concurrently from many threads. The engine lets
+ *       at most one thread per client compete for a given name at a time.</li>
+ *   <li><b>Waiting.</b> A {@code tryAcquire} with {@code willWait} set that answers "held" may
+ *       register the owner as a waiter. The engine then calls {@link #tryAcquire} again for the
+ *       same owner after a {@link BackendContext#released} notification or after
+ *       {@link Attempt#retryAfter()}, whichever comes first, until it is granted or it gives up by
+ *       calling {@link #cancel}. A backend with no notifications simply answers a poll interval.</li>
+ * </ul>
+ */
+public interface LockBackend extends AutoCloseable {
+
+  /**
+   * Called once by the engine before any other method.
+   *
+   * @param context the client's identity, clock and notification sinks
+   */
+  void start(BackendContext context);
+
+  /**
+   * Tries once to grant {@code name} to {@code owner} for {@code leaseTime}; never waits for the
+   * lock to become free.
+   *
+   * @param name      the lock name, already validated by the engine
+   * @param owner     unique per grant; the same for every retry of one waiting acquire
+   * @param leaseTime how long the server keeps the grant without renewal
+   * @param willWait  true when the caller will wait and retry on "held"; the backend may then queue
+   *                  the owner and notify it on release. False for a one-shot try, which must leave
+   *                  nothing behind.
+   * @return a grant with its token, or "held" with a retry hint
+   */
+  Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait);
+
+  /**
+   * Extends every given grant to {@code leaseTime} from now, in as few server calls as the backend
+   * allows (one where it can). Each extension is owner- and token-checked.
+   *
+   * @return the grants that are no longer held by their owner (expired, taken over, deleted);
+   *     empty when all were extended
+   */
+  Set<Grant> renew(Collection<Grant> grants, Duration leaseTime);
+
+  /**
+   * Releases a grant if, and only if, it is still held by its owner with its token, and notifies
+   * one waiter.
+   *
+   * @return true if released; false if the grant was no longer held by that owner
+   */
+  boolean release(Grant grant);
+
+  /**
+   * The engine gives up waiting for {@code name} as {@code owner} (timeout, interrupt, close).
+   * Removes any queue position, and releases any grant the backend may have made to that owner in
+   * the meantime. The default does nothing, for backends that keep no waiter state.
+   */
+  default void cancel(String name, String owner) {}
+
+  /** The longest lock name this backend stores, in chars; the engine rejects longer names. */
+  default int maxNameLength() {
+    return 256;
+  }
+
+  /** A one-line description for messages, such as the URL without its password. */
+  String describe();
+
+  /** Closes connections and threads. Releases nothing: the engine releases what it holds first. */
+  @Override
+  void close();
+}
