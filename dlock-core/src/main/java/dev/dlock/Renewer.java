@@ -35,7 +35,7 @@ final class Renewer {
     this.leaseTime = leaseTime;
     this.leaseNanos = leaseTime.toNanos();
     long period = Math.max(1, leaseNanos / 3);
-    scheduler.scheduleWithFixedDelay(this::renewAll, period, period, TimeUnit.NANOSECONDS);
+    scheduler.scheduleWithFixedDelay(this::renewAllGuarded, period, period, TimeUnit.NANOSECONDS);
   }
 
   RuntimeException lastFailure() {
@@ -65,6 +65,15 @@ final class Renewer {
       }, Math.max(0, delay), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closing) {
       // The client is closing; its holds end with it.
+    }
+  }
+
+  /** A periodic task that throws is never run again, so nothing may escape it. */
+  private void renewAllGuarded() {
+    try {
+      renewAll();
+    } catch (RuntimeException | Error e) {
+      log.error("dlock: the renewal round on {} failed unexpectedly", engine.backend.describe(), e);
     }
   }
 

@@ -1,0 +1,49 @@
+package dev.dlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.spi.Urls;
+import org.junit.jupiter.api.Test;
+
+class UrlsAndBackendsTest {
+
+  @Test
+  void passwordsAreRedactedInUserInfoAndParameters() {
+    assertThat(Urls.redact("rediss://app:s3cret@cache:6380/0")).isEqualTo("rediss://app:***@cache:6380/0");
+    assertThat(Urls.redact("jdbc:postgresql://db/x?user=u&password=p4ss&ssl=true"))
+        .isEqualTo("jdbc:postgresql://db/x?user=u&password=***&ssl=true");
+    assertThat(Urls.redact("zookeeper://h1:2181,h2:2181/app")).isEqualTo("zookeeper://h1:2181,h2:2181/app");
+  }
+
+  @Test
+  void anUnknownSchemeNamesTheSchemeAndTheKnownOnes() {
+    assertThatThrownBy(() -> LockClient.connect("nosuch://u:pw@host"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'nosuch'").hasMessageContaining("mem").hasMessageContaining("u:***@")
+        .hasMessageNotContaining("pw");
+    assertThatThrownBy(() -> LockClient.connect("no-scheme"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scheme");
+  }
+
+  @Test
+  void memUrlsReachSharedNamedServers() throws Exception {
+    try (LockClient a = LockClient.connect("mem:urls-test"); LockClient b = LockClient.connect("mem://urls-test");
+        LockClient other = LockClient.connect("mem:urls-test-other")) {
+      try (Lease lease = a.lock("x").acquire()) {
+        assertThat(b.lock("x").tryAcquire()).isEmpty();
+        assertThat(other.lock("x").tryAcquire()).isPresent().get().satisfies(Lease::close);
+        assertThat(lease.isValid()).isTrue();
+      }
+    }
+    assertThatThrownBy(() -> LockClient.connect("mem:bad name"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("mem:bad name");
+  }
+
+  @Test
+  void durationsPrintShort() {
+    assertThat(Durations.formatNanos(850_000_000L)).isEqualTo("850ms");
+    assertThat(Durations.formatNanos(1_250_000_000L)).isEqualTo("1.25s");
+    assertThat(Durations.formatNanos(185_000_000_000L)).isEqualTo("3m05s");
+  }
+}
