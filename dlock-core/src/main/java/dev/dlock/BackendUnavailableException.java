@@ -4,10 +4,12 @@ package dev.dlock;
 public class BackendUnavailableException extends LockException {
   private static final long serialVersionUID = 1L;
 
+  /** With a message naming the lock, and the cause. */
   public BackendUnavailableException(String message, Throwable cause) {
     super(message, cause);
   }
 
+  /** With a message naming the lock. */
   public BackendUnavailableException(String message) {
     super(message);
   }

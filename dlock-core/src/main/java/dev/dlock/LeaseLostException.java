@@ -8,10 +8,12 @@ package dev.dlock;
 public class LeaseLostException extends LockException {
   private static final long serialVersionUID = 1L;
 
+  /** With a message naming the lock. */
   public LeaseLostException(String message) {
     super(message);
   }
 
+  /** With a message naming the lock, and the cause. */
   public LeaseLostException(String message, Throwable cause) {
     super(message, cause);
   }

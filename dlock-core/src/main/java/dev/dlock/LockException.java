@@ -9,10 +9,12 @@ package dev.dlock;
 public class LockException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** With a message naming the lock. */
   public LockException(String message) {
     super(message);
   }
 
+  /** With a message naming the lock, and the cause. */
   public LockException(String message, Throwable cause) {
     super(message, cause);
   }

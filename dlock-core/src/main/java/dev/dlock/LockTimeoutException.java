@@ -4,6 +4,7 @@ package dev.dlock;
 public class LockTimeoutException extends LockException {
   private static final long serialVersionUID = 1L;
 
+  /** With a message naming the lock. */
   public LockTimeoutException(String message) {
     super(message);
   }

@@ -7,6 +7,7 @@ package dev.dlock;
 public class NotOwnerException extends LeaseLostException {
   private static final long serialVersionUID = 1L;
 
+  /** With a message naming the lock. */
   public NotOwnerException(String message) {
     super(message);
   }

@@ -53,6 +53,7 @@ public final class Attempt {
     return new Attempt(false, 0, null, retryAfter, holder);
   }
 
+  /** True for a grant, false for "held". */
   public boolean isGranted() {
     return granted;
   }

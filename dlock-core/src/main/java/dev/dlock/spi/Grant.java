@@ -10,6 +10,7 @@ import static java.util.Objects.requireNonNull;
  * @param token the fencing token of the grant
  */
 public record Grant(String name, String owner, long token) {
+  /** Checks that name and owner are present. */
   public Grant {
     requireNonNull(name, "name");
     requireNonNull(owner, "owner");

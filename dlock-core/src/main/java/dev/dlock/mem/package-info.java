@@ -1,0 +1,5 @@
+/**
+ * The in-JVM backend behind {@code mem:} URLs, for tests and single-JVM applications. It passes the
+ * same conformance suite as the networked backends.
+ */
+package dev.dlock.mem;
