@@ -1,7 +1,6 @@
 package dev.dlock;
 
 import dev.dlock.spi.Abandonable;
-import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
@@ -10,7 +9,6 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -20,21 +18,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The engine behind every backend: reentrancy, the local wait queue, deadlines and interrupts, lease
  * validity, the loss signal and events live here once, and the backend answers only grant, renew,
- * release and cancel. One acquire: reentry by the holding thread costs nothing; otherwise the
- * thread passes the name's gate (one competitor per name and client), asks the backend, and on
- * "held" sleeps until a release notification, the backend's retry hint (capped by maxPollInterval)
- * or its deadline. Renewal runs on the client's single scheduler thread ({@link Renewer}).
+ * release and cancel. One client is one engine: per-name state ({@link NameState}) lives in a map
+ * while a waiter or holder references it; an acquire is an {@link Acquisition}; renewal runs on the
+ * client's single scheduler thread ({@link Renewer}).
  */
 final class Engine implements LockClient, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
-  private static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   final LockBackend backend;
   final Ticker ticker;
   final Events events;
   private final String id;
   private final Duration leaseTime;
-  private final long maxPollNanos;
+  final long maxPollNanos;
   private final int maxNameLength;
   private final ConcurrentHashMap<String, NameState> names = new ConcurrentHashMap<>();
   private final AtomicLong ownerSeq = new AtomicLong();
@@ -92,43 +88,13 @@ final class Engine implements LockClient, Abandonable {
 
   // ---- acquire
 
-  /** One acquire's deadline and what it learned, for the timeout message. */
-  private final class Wait {
-    final long start = ticker.read();
-    final long timeoutNanos;
-    boolean waited;
-    String holder;
-
-    Wait(long timeoutNanos) {
-      this.timeoutNanos = timeoutNanos;
-    }
-
-    /** Nanos left: -1 for no deadline, 0 when none are left. */
-    long remaining() {
-      if (timeoutNanos < 0) {
-        return -1;
-      }
-      return Math.max(0, timeoutNanos - (ticker.read() - start));
-    }
-
-    void markWaited(String name) {
-      if (!waited) {
-        waited = true;
-        events.waited(name);
-      }
-    }
-  }
-
   /** Acquires or throws {@link LockTimeoutException}; {@code timeoutNanos < 0} waits forever. */
   Hold acquireOrThrow(String name, Duration lease, boolean renew, long timeoutNanos)
       throws InterruptedException {
-    Wait w = new Wait(timeoutNanos);
-    Hold h = acquire(name, lease, renew, w);
+    Acquisition a = new Acquisition(this, name, lease, renew, timeoutNanos);
+    Hold h = a.run();
     if (h == null) {
-      throw new LockTimeoutException(String.format(
-          "timed out after %s waiting for lock '%s', held by %s (client %s, backend %s)",
-          Durations.formatNanos(ticker.read() - w.start), name,
-          w.holder != null ? w.holder : "another thread of this client", id, backend.describe()));
+      throw a.timeout();
     }
     return h;
   }
@@ -136,118 +102,37 @@ final class Engine implements LockClient, Abandonable {
   /** Acquires, or returns null when the wait runs out. */
   Hold acquireOrNull(String name, Duration lease, boolean renew, long timeoutNanos)
       throws InterruptedException {
-    return acquire(name, lease, renew, new Wait(timeoutNanos));
+    return new Acquisition(this, name, lease, renew, timeoutNanos).run();
   }
 
-  private Hold acquire(String name, Duration lease, boolean renew, Wait w)
-      throws InterruptedException {
-    checkOpen(name);
-    Hold h = reenter(names.get(name));
-    if (h != null) {
-      return h;
-    }
-    NameState st = enter(name);
-    boolean keepRef = false;
-    try {
-      h = reenter(st);
-      if (h != null) {
-        return h;
-      }
-      if (!passGate(st, w)) {
-        return null;
-      }
-      try {
-        checkOpen(name);
-        h = compete(st, lease, renew, w);
-        keepRef = h != null;
-        return h;
-      } finally {
-        st.gate.release();
-      }
-    } finally {
-      if (!keepRef) {
-        exit(st);
-      }
-    }
+  String newOwner() {
+    return id + ':' + ownerSeq.incrementAndGet();
   }
 
-  private Hold reenter(NameState st) {
-    if (st == null) {
-      return null;
-    }
-    Hold h = st.heldBy(Thread.currentThread());
-    return h != null && h.reenter() ? h : null;
-  }
-
-  private boolean passGate(NameState st, Wait w) throws InterruptedException {
-    if (w.timeoutNanos == 0) {
-      return st.gate.tryAcquire();
-    }
-    if (st.enterGate(0)) {
-      return true;
-    }
-    w.markWaited(st.name);
-    return st.enterGate(w.remaining());
-  }
-
-  private Hold compete(NameState st, Duration lease, boolean renew, Wait w)
-      throws InterruptedException {
-    String name = st.name;
-    String owner = id + ':' + ownerSeq.incrementAndGet();
-    boolean queued = false;
-    boolean granted = false;
-    st.competing(true);
-    try {
-      while (true) {
-        long seq = st.releaseSeq();
-        long sentAt = ticker.read();
-        boolean willWait = w.remaining() != 0;
-        Attempt a = call(name, "acquire", () -> backend.tryAcquire(name, owner, lease, willWait));
-        if (a.isGranted()) {
-          granted = true;
-          return install(st, owner, a, lease, renew, sentAt, w);
-        }
-        queued |= willWait;
-        w.holder = a.holder().orElse(w.holder);
-        long left = w.remaining();
-        if (left == 0) {
-          return null;
-        }
-        w.markWaited(name);
-        long pause = Math.max(MIN_PAUSE_NANOS, Math.min(saturatedNanos(a.retryAfter()), maxPollNanos));
-        st.awaitRelease(seq, left < 0 ? pause : Math.min(pause, left));
-        checkOpen(name);
-      }
-    } finally {
-      st.competing(false);
-      if (queued && !granted && !abandoned) {
-        try {
-          backend.cancel(name, owner);
-        } catch (RuntimeException e) {
-          log.warn("dlock: could not cancel the wait of {} for lock '{}'", owner, name, e);
-        }
-      }
-    }
-  }
-
-  private Hold install(NameState st, String owner, Attempt a, Duration lease, boolean renew,
-      long sentAt, Wait w) {
-    long validity = saturatedNanos(a.validity().orElse(lease));
-    Hold h = new Hold(this, st, new Grant(st.name, owner, a.token()), renew, sentAt, sentAt + validity);
-    st.install(h);
+  /** Starts renewal or the expiry check of a new hold; undoes the grant if the client closed meanwhile. */
+  void track(Hold h) {
     if (closed) {
-      st.remove(h);
+      h.state.remove(h);
       h.endAll();
       releaseQuietly(h.grant);
-      throw closedException(st.name);
+      throw closedException(h.name());
     }
-    if (renew) {
+    if (h.renewed) {
       renewer.add(h);
     } else {
       renewer.scheduleExpiry(h);
     }
-    events.acquired(st.name, a.token(), Duration.ofNanos(ticker.read() - w.start));
-    return h;
+  }
+
+  void cancelQuietly(String name, String owner) {
+    if (abandoned) {
+      return;
+    }
+    try {
+      backend.cancel(name, owner);
+    } catch (RuntimeException e) {
+      log.warn("dlock: could not cancel the wait of {} for lock '{}'", owner, name, e);
+    }
   }
 
   // ---- release
@@ -327,7 +212,11 @@ final class Engine implements LockClient, Abandonable {
 
   // ---- name states
 
-  private NameState enter(String name) {
+  NameState existing(String name) {
+    return names.get(name);
+  }
+
+  NameState enter(String name) {
     return names.compute(name, (k, st) -> {
       if (st == null) {
         st = new NameState(k);
@@ -337,14 +226,14 @@ final class Engine implements LockClient, Abandonable {
     });
   }
 
-  private void exit(NameState st) {
+  void exit(NameState st) {
     names.computeIfPresent(st.name, (k, cur) -> cur != st || --cur.refs > 0 ? cur : null);
   }
 
   // ---- backend calls
 
   /** Runs a backend call; an unexpected failure becomes a LockException naming the lock. */
-  private <T> T call(String name, String what, Supplier<T> op) {
+  <T> T call(String name, String what, Supplier<T> op) {
     try {
       return op.get();
     } catch (LockException e) {
@@ -364,7 +253,7 @@ final class Engine implements LockClient, Abandonable {
     }
   }
 
-  private static long saturatedNanos(Duration d) {
+  static long saturatedNanos(Duration d) {
     try {
       return d.toNanos();
     } catch (ArithmeticException e) {
@@ -374,7 +263,7 @@ final class Engine implements LockClient, Abandonable {
 
   // ---- close
 
-  private void checkOpen(String name) {
+  void checkOpen(String name) {
     if (closed) {
       throw closedException(name);
     }

@@ -1,0 +1,154 @@
+package dev.dlock;
+
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One acquire call, followed through: reentry by the holding thread costs nothing; otherwise the
+ * thread passes the name's gate (one competitor per name and client), asks the backend, and on
+ * "held" sleeps until a release notification, the backend's retry hint capped by maxPollInterval,
+ * or its deadline. A wait that ends without a grant cancels its place at the backend, so nothing
+ * is left behind for a thread that timed out or was interrupted.
+ */
+final class Acquisition {
+  private static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private final Engine engine;
+  private final String name;
+  private final Duration lease;
+  private final boolean renew;
+  private final long timeoutNanos;
+  private final long start;
+  private boolean waited;
+  private String holder;
+
+  /** {@code timeoutNanos}: negative waits forever, zero does not wait. */
+  Acquisition(Engine engine, String name, Duration lease, boolean renew, long timeoutNanos) {
+    this.engine = engine;
+    this.name = name;
+    this.lease = lease;
+    this.renew = renew;
+    this.timeoutNanos = timeoutNanos;
+    this.start = engine.ticker.read();
+  }
+
+  /** The hold, or null when the wait ran out. */
+  Hold run() throws InterruptedException {
+    engine.checkOpen(name);
+    Hold h = reenter(engine.existing(name));
+    if (h != null) {
+      return h;
+    }
+    NameState st = engine.enter(name);
+    boolean keepRef = false;
+    try {
+      h = reenter(st);
+      if (h != null) {
+        return h;
+      }
+      if (!passGate(st)) {
+        return null;
+      }
+      try {
+        engine.checkOpen(name);
+        h = compete(st);
+        keepRef = h != null;
+        return h;
+      } finally {
+        st.gate.release();
+      }
+    } finally {
+      if (!keepRef) {
+        engine.exit(st);
+      }
+    }
+  }
+
+  LockTimeoutException timeout() {
+    return new LockTimeoutException(String.format(
+        "timed out after %s waiting for lock '%s', held by %s (client %s, backend %s)",
+        Durations.formatNanos(engine.ticker.read() - start), name,
+        holder != null ? holder : "another thread of this client", engine.id(), engine.backend.describe()));
+  }
+
+  private Hold reenter(NameState st) {
+    if (st == null) {
+      return null;
+    }
+    Hold h = st.heldBy(Thread.currentThread());
+    return h != null && h.reenter() ? h : null;
+  }
+
+  private boolean passGate(NameState st) throws InterruptedException {
+    if (timeoutNanos == 0) {
+      return st.gate.tryAcquire();
+    }
+    if (st.enterGate(0)) {
+      return true;
+    }
+    markWaited();
+    return st.enterGate(remaining());
+  }
+
+  private Hold compete(NameState st) throws InterruptedException {
+    String owner = engine.newOwner();
+    boolean queued = false;
+    boolean granted = false;
+    st.competing(true);
+    try {
+      while (true) {
+        long seq = st.releaseSeq();
+        long sentAt = engine.ticker.read();
+        boolean willWait = remaining() != 0;
+        Attempt a = engine.call(name, "acquire",
+            () -> engine.backend.tryAcquire(name, owner, lease, willWait));
+        if (a.isGranted()) {
+          granted = true;
+          return install(st, owner, a, sentAt);
+        }
+        queued |= willWait;
+        holder = a.holder().orElse(holder);
+        long left = remaining();
+        if (left == 0) {
+          return null;
+        }
+        markWaited();
+        long pause = Math.max(MIN_PAUSE_NANOS,
+            Math.min(Engine.saturatedNanos(a.retryAfter()), engine.maxPollNanos));
+        st.awaitRelease(seq, left < 0 ? pause : Math.min(pause, left));
+        engine.checkOpen(name);
+      }
+    } finally {
+      st.competing(false);
+      if (queued && !granted) {
+        engine.cancelQuietly(name, owner);
+      }
+    }
+  }
+
+  private Hold install(NameState st, String owner, Attempt a, long sentAt) {
+    long validity = Engine.saturatedNanos(a.validity().orElse(lease));
+    Hold h = new Hold(engine, st, new Grant(name, owner, a.token()), renew, sentAt, sentAt + validity);
+    st.install(h);
+    engine.track(h);
+    engine.events.acquired(name, a.token(), Duration.ofNanos(engine.ticker.read() - start));
+    return h;
+  }
+
+  /** Nanos left: -1 for no deadline, 0 when none are left. */
+  private long remaining() {
+    if (timeoutNanos < 0) {
+      return -1;
+    }
+    return Math.max(0, timeoutNanos - (engine.ticker.read() - start));
+  }
+
+  private void markWaited() {
+    if (!waited) {
+      waited = true;
+      engine.events.waited(name);
+    }
+  }
+}
