@@ -7,6 +7,8 @@ import dev.dlock.spi.LockBackend;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -84,6 +86,19 @@ final class Engine implements LockClient, Abandonable {
   public DistributedLock lock(String name, Duration leaseTime) {
     Args.name(name, maxNameLength);
     return new LockView(this, name, Args.leaseTime(leaseTime), false);
+  }
+
+  @Override
+  public Optional<LockInfo> inspect(String name) {
+    Args.name(name, maxNameLength);
+    checkOpen(name);
+    return call(name, "inspect", () -> backend.inspect(name));
+  }
+
+  @Override
+  public List<LockInfo> inspectAll() {
+    checkOpen("*");
+    return call("*", "list", backend::inspectAll);
   }
 
   // ---- acquire
@@ -236,7 +251,7 @@ final class Engine implements LockClient, Abandonable {
   <T> T call(String name, String what, Supplier<T> op) {
     try {
       return op.get();
-    } catch (LockException e) {
+    } catch (LockException | UnsupportedOperationException e) {
       throw e;
     } catch (RuntimeException e) {
       throw new LockException(String.format("backend %s failed to %s lock '%s' for client %s: %s",

@@ -1,6 +1,8 @@
 package dev.dlock;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A connection to one lock backend, and the factory of its locks.
@@ -49,6 +51,20 @@ public interface LockClient extends AutoCloseable {
    * a known bound. If the work outlasts the lease the lease is lost, and its signal fires.
    */
   DistributedLock lock(String name, Duration leaseTime);
+
+  /**
+   * Who holds {@code name} now, by the server's account; empty if nobody does.
+   *
+   * @throws UnsupportedOperationException if the backend cannot inspect locks
+   */
+  Optional<LockInfo> inspect(String name);
+
+  /**
+   * Every lock held now, by the server's account, ordered by name.
+   *
+   * @throws UnsupportedOperationException if the backend cannot list locks
+   */
+  List<LockInfo> inspectAll();
 
   /** This client's unique id, the prefix of its owner strings at the server. */
   String id();

@@ -71,6 +71,21 @@ class LeaseArithmeticTest {
   }
 
   @Test
+  void inspectShowsHolderTokenAndTimeLeftByTheServersClock() throws Exception {
+    assertThat(b.inspect("job")).isEmpty();
+    try (Lease lease = a.lock("job", Duration.ofSeconds(10)).acquire(); Lease other = a.lock("other").acquire()) {
+      ticker.advance(Duration.ofSeconds(3));
+      LockInfo info = b.inspect("job").orElseThrow();
+      assertThat(info.owner()).startsWith(a.id() + ":");
+      assertThat(info.token()).isEqualTo(lease.token());
+      assertThat(info.remaining()).isEqualTo(Duration.ofSeconds(7));
+      assertThat(b.inspectAll()).extracting(LockInfo::name).containsExactly("job", "other");
+      assertThat(other.isValid()).isTrue();
+    }
+    assertThat(b.inspectAll()).isEmpty();
+  }
+
+  @Test
   void reentryKeepsTheTokenAndTheGrant() throws Exception {
     DistributedLock lock = a.lock("job");
     try (Lease outer = lock.acquire(); Lease inner = lock.acquire()) {

@@ -1,15 +1,20 @@
 package dev.dlock.mem;
 
+import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * One client's connection to a {@link MemServer}. Each operation is one atomic compute on the
@@ -104,6 +109,33 @@ final class MemBackend implements LockBackend {
       e.waiters.remove(owner);
       return e.isEmpty() ? null : e;
     });
+  }
+
+  @Override
+  public Optional<LockInfo> inspect(String name) {
+    checkOpen();
+    return Optional.ofNullable(server.entries.get(name)).flatMap(e -> info(name, e));
+  }
+
+  @Override
+  public List<LockInfo> inspectAll() {
+    checkOpen();
+    List<LockInfo> all = new ArrayList<>();
+    new TreeMap<>(server.entries).forEach((name, e) -> info(name, e).ifPresent(all::add));
+    return all;
+  }
+
+  /** A snapshot of one entry, read under its compute so owner, token and expiry agree. */
+  private Optional<LockInfo> info(String name, MemEntry entry) {
+    LockInfo[] info = new LockInfo[1];
+    server.entries.computeIfPresent(name, (k, e) -> {
+      long now = server.ticker.read();
+      if (e == entry && e.heldAt(now)) {
+        info[0] = new LockInfo(name, e.owner, e.token, Duration.ofNanos(e.expiresAt - now));
+      }
+      return e;
+    });
+    return Optional.ofNullable(info[0]);
   }
 
   private static boolean owns(MemEntry e, Grant g, long now) {

@@ -1,7 +1,10 @@
 package dev.dlock.spi;
 
+import dev.dlock.LockInfo;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -78,6 +81,19 @@ public interface LockBackend extends AutoCloseable {
    * the meantime. The default does nothing, for backends that keep no waiter state.
    */
   default void cancel(String name, String owner) {}
+
+  /**
+   * The current grant of {@code name} by the server's account, or empty if it is free. The default
+   * throws, for backends that cannot tell.
+   */
+  default Optional<LockInfo> inspect(String name) {
+    throw new UnsupportedOperationException(describe() + " cannot inspect locks");
+  }
+
+  /** Every lock held now, ordered by name. The default throws, for backends that cannot list. */
+  default List<LockInfo> inspectAll() {
+    throw new UnsupportedOperationException(describe() + " cannot list locks");
+  }
 
   /** The longest lock name this backend stores, in chars; the engine rejects longer names. */
   default int maxNameLength() {
