@@ -1,0 +1,94 @@
+package dev.dlock.bench;
+
+import dev.dlock.bench.targets.Targets;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The {@code ./bench} entry point: runs the chosen workloads on the chosen targets, prints one
+ * table to stdout (progress goes to stderr, so stdout can be piped) and writes it as Markdown.
+ * Exit status 64 for a bad command line, 1 if a benchmark fails.
+ */
+public final class BenchMain {
+  private BenchMain() {}
+
+  public static void main(String[] args) throws Exception {
+    Settings settings;
+    try {
+      settings = Settings.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("bench: " + e.getMessage());
+      System.err.println(Settings.USAGE);
+      System.exit(64);
+      return;
+    }
+    if (settings.help()) {
+      System.out.println(Settings.USAGE);
+      return;
+    }
+    try {
+      long start = System.nanoTime();
+      ResultTable table = run(settings, System.err);
+      System.out.print(table.text());
+      System.out.println(legend(settings));
+      write(settings, table);
+      System.err.printf(Locale.ROOT, "bench: done in %.0f s; Markdown in %s%n",
+          (System.nanoTime() - start) / 1e9, settings.out());
+    } catch (Exception e) {
+      System.err.println("bench: failed: " + e);
+      e.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  /** Runs every workload on every target, in order, reporting progress to {@code progress}. */
+  public static ResultTable run(Settings s, PrintStream progress) throws Exception {
+    List<Row> rows = new ArrayList<>();
+    for (Workload w : s.workloads()) {
+      for (String target : s.targets()) {
+        progress.printf("bench: %s on %s (%s) ...%n", w, target, w.description);
+        long start = System.nanoTime();
+        Row row = w == Workload.W4
+            ? Handoff.run(Targets.create(target), s.handoffWarmup(), s.handoffMeasurement())
+            : JmhWorkloads.run(w, target, s);
+        progress.printf(Locale.ROOT, "bench:   %,.0f ops/s, p50 %s, p99 %s (%.1f s)%n",
+            row.opsPerSec(), ResultTable.time(row.p50Nanos()), ResultTable.time(row.p99Nanos()),
+            (System.nanoTime() - start) / 1e9);
+        rows.add(row);
+      }
+    }
+    return new ResultTable(rows, s.targets().get(0));
+  }
+
+  /** What the columns mean, below the table. */
+  static String legend(Settings s) {
+    StringBuilder sb = new StringBuilder();
+    for (Workload w : s.workloads()) {
+      sb.append(w).append(": ").append(w.description).append('\n');
+    }
+    sb.append("ops/s: JMH throughput over all threads (W4: handoffs per second of the two-client ping-pong).\n");
+    sb.append("p50/p99: JMH SampleTime of one lock+unlock (W4: unlock to the waiter's lock() returning).\n");
+    sb.append("Settings: ").append(s.describe()).append(".");
+    return sb.toString();
+  }
+
+  private static void write(Settings s, ResultTable table) throws IOException {
+    Path out = s.out().toAbsolutePath();
+    Files.createDirectories(out.getParent());
+    String md = "# dlock bench results\n\n"
+        + String.format(Locale.ROOT, "%s, Java %s (%s), %d cores.%n%n",
+            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+            System.getProperty("java.version"), System.getProperty("java.vm.name"),
+            Runtime.getRuntime().availableProcessors())
+        + table.markdown() + "\n"
+        + legend(s).replace("\n", "  \n") + "\n";
+    Files.writeString(out, md);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.dlock.bench;
+
+import java.util.Collection;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
+import org.openjdk.jmh.util.Statistics;
+
+/** Runs W1 to W3 through JMH's Runner, one workload and target at a time, and reads back one row. */
+final class JmhWorkloads {
+  private JmhWorkloads() {}
+
+  static Row run(Workload workload, String target, Settings s) throws RunnerException {
+    Options options = new OptionsBuilder()
+        .include(Pattern.quote(LockBench.class.getName() + "." + workload.benchmarkMethod()) + "$")
+        .param("target", target)
+        .forks(s.forks())
+        .warmupIterations(s.warmupIterations())
+        .warmupTime(s.warmupTime())
+        .measurementIterations(s.iterations())
+        .measurementTime(s.time())
+        .verbosity(s.verbose() ? VerboseMode.NORMAL : VerboseMode.SILENT)
+        .shouldFailOnError(true)
+        .build();
+    Collection<RunResult> results = new Runner(options).run();
+    double opsPerSec = Double.NaN;
+    double p50 = Double.NaN;
+    double p99 = Double.NaN;
+    int threads = workload.threads;
+    for (RunResult r : results) {
+      BenchmarkParams params = r.getParams();
+      double nanosPerUnit = params.getTimeUnit().toNanos(1);
+      threads = params.getThreads();
+      switch (params.getMode()) {
+        case Throughput -> opsPerSec = r.getPrimaryResult().getScore() * 1e9 / nanosPerUnit;
+        case SampleTime -> {
+          Statistics stats = r.getPrimaryResult().getStatistics();
+          p50 = stats.getPercentile(50) * nanosPerUnit;
+          p99 = stats.getPercentile(99) * nanosPerUnit;
+        }
+        default -> { }
+      }
+    }
+    if (Double.isNaN(opsPerSec) || Double.isNaN(p50)) {
+      throw new IllegalStateException("JMH returned no result for " + workload + " on " + target);
+    }
+    return new Row(workload, target, threads, opsPerSec, p50, p99);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.dlock.bench;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders rows as an aligned text table for the terminal and as Markdown for notes. The last
+ * column compares each row's ops/s with the baseline target's on the same workload.
+ */
+public final class ResultTable {
+  private final List<Row> rows;
+  private final String baseline;
+
+  /** @param baseline the target the ratio column divides by, usually the first one run */
+  public ResultTable(List<Row> rows, String baseline) {
+    this.rows = List.copyOf(rows);
+    this.baseline = baseline;
+  }
+
+  /** The rows, in table order. */
+  public List<Row> rows() {
+    return rows;
+  }
+
+  private List<String> header() {
+    return List.of("workload", "target", "threads", "ops/s", "p50", "p99", "ops/s vs " + baseline);
+  }
+
+  private List<List<String>> cells() {
+    List<List<String>> all = new ArrayList<>();
+    for (Row r : rows) {
+      all.add(List.of(r.workload().name(), r.target(), Integer.toString(r.threads()),
+          String.format(Locale.ROOT, "%,.0f", r.opsPerSec()), time(r.p50Nanos()), time(r.p99Nanos()),
+          ratio(r)));
+    }
+    return all;
+  }
+
+  /** The aligned text form, header and separator first. */
+  public String text() {
+    List<List<String>> lines = new ArrayList<>();
+    lines.add(header());
+    lines.addAll(cells());
+    int[] width = new int[header().size()];
+    for (List<String> line : lines) {
+      for (int c = 0; c < width.length; c++) {
+        width[c] = Math.max(width[c], line.get(c).length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int n = 0; n < lines.size(); n++) {
+      List<String> line = lines.get(n);
+      for (int c = 0; c < width.length; c++) {
+        // Text columns to the left, numbers to the right, as a reader scans them.
+        String fmt = c < 2 ? "%-" + width[c] + "s" : "%" + width[c] + "s";
+        sb.append(c == 0 ? "" : " | ").append(String.format(fmt, line.get(c)));
+      }
+      sb.append('\n');
+      if (n == 0) {
+        for (int c = 0; c < width.length; c++) {
+          sb.append(c == 0 ? "" : "-+-").append("-".repeat(width[c]));
+        }
+        sb.append('\n');
+      }
+    }
+    return sb.toString();
+  }
+
+  /** The Markdown form, without a heading. */
+  public String markdown() {
+    StringBuilder sb = new StringBuilder();
+    sb.append("| ").append(String.join(" | ", header())).append(" |\n");
+    sb.append("|---|---|---:|---:|---:|---:|---:|\n");
+    for (List<String> line : cells()) {
+      sb.append("| ").append(String.join(" | ", line)).append(" |\n");
+    }
+    return sb.toString();
+  }
+
+  private String ratio(Row r) {
+    for (Row b : rows) {
+      if (b.workload() == r.workload() && b.target().equals(baseline) && b.opsPerSec() > 0) {
+        BigDecimal x = BigDecimal.valueOf(r.opsPerSec() / b.opsPerSec()).round(new MathContext(2));
+        return x.stripTrailingZeros().toPlainString() + "x";
+      }
+    }
+    return "-";
+  }
+
+  /** Nanoseconds in the unit that keeps 2 to 4 significant digits. */
+  static String time(double nanos) {
+    if (nanos < 1_000) {
+      return String.format(Locale.ROOT, "%.0f ns", nanos);
+    }
+    if (nanos < 1_000_000) {
+      return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
+    }
+    if (nanos < 1_000_000_000) {
+      return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+    }
+    return String.format(Locale.ROOT, "%.2f s", nanos / 1e9);
+  }
+}

@@ -1,0 +1,42 @@
+package dev.dlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the harness end to end with the smallest settings, in this JVM, and checks that sane rows
+ * come out. Never asserts on speed: that is what the benchmark itself is for.
+ */
+class BenchSmokeTest {
+
+  @Test
+  void w1AndW4RunOnBothTargetsAndMakeATable(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--workloads", "W4,W1", "-f", "0", "-wi", "0", "-i", "1",
+        "-r", "100ms", "--out", dir.resolve("r.md").toString());
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+
+    ResultTable table = BenchMain.run(s, new PrintStream(progress, true, StandardCharsets.UTF_8));
+
+    assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "reentrant", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "mem", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W4, "reentrant", 2),
+        org.assertj.core.groups.Tuple.tuple(Workload.W4, "mem", 2));
+    for (Row r : table.rows()) {
+      assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
+      assertThat(r.p50Nanos()).as("p50 of %s", r).isNotNegative().isFinite();
+      assertThat(r.p99Nanos()).as("p99 of %s", r).isGreaterThanOrEqualTo(r.p50Nanos()).isFinite();
+    }
+    assertThat(table.text())
+        .startsWith("workload | target    | threads |")
+        .containsPattern("(?m)^W4 +\\| mem +\\| +2 \\| +[0-9,]+ \\| .+ \\| .+ \\| +[0-9.E]+x$")
+        .containsPattern("(?m)^W1 +\\| reentrant +\\| +1 \\| .* \\| +1x$");
+    assertThat(progress.toString(StandardCharsets.UTF_8)).contains("W4 on mem");
+  }
+}

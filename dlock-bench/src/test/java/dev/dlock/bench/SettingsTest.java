@@ -1,0 +1,41 @@
+package dev.dlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SettingsTest {
+
+  @Test
+  void defaultsRunEverythingWithTheFloorFirst() {
+    Settings s = Settings.parse();
+    assertThat(s.workloads()).containsExactly(Workload.values());
+    assertThat(s.targets()).startsWith("reentrant").contains("mem");
+    assertThat(s.forks()).isEqualTo(1);
+    assertThat(s.handoffMeasurement()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(s.out().getFileName()).hasToString("bench-results.md");
+  }
+
+  @Test
+  void quickIsShortAndExplicitFlagsWin() {
+    Settings s = Settings.parse("--quick", "-i", "2", "--targets", "mem,reentrant", "--workloads", "w4,W1");
+    assertThat(s.forks()).isZero();
+    assertThat(s.iterations()).isEqualTo(2);
+    assertThat(s.handoffMeasurement()).isEqualTo(Duration.ofMillis(400));
+    assertThat(s.targets()).isEqualTo(List.of("mem", "reentrant"));
+    assertThat(s.workloads()).containsExactly(Workload.W1, Workload.W4);
+  }
+
+  @Test
+  void badCommandLinesSayWhatIsWrong() {
+    assertThatThrownBy(() -> Settings.parse("--targets", "redis"))
+        .hasMessageContaining("unknown target 'redis'").hasMessageContaining("mem");
+    assertThatThrownBy(() -> Settings.parse("--workloads", "W9")).hasMessageContaining("W9");
+    assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r");
+    assertThatThrownBy(() -> Settings.parse("-i")).hasMessageContaining("needs a value");
+    assertThatThrownBy(() -> Settings.parse("--fast")).hasMessageContaining("--fast");
+  }
+}
