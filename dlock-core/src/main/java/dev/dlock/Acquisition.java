@@ -22,6 +22,7 @@ final class Acquisition {
   private final long timeoutNanos;
   private final long start;
   private boolean waited;
+  private boolean askedBackend;
   private String holder;
 
   /** {@code timeoutNanos}: negative waits forever, zero does not wait. */
@@ -34,8 +35,15 @@ final class Acquisition {
     this.start = engine.ticker.read();
   }
 
-  /** The hold, or null when the wait ran out. */
-  Hold run() throws InterruptedException {
+  /**
+   * The hold, or null when the wait ran out. {@code interruptible} calls throw at once if the
+   * thread is already interrupted, even with a zero wait, as {@code ReentrantLock.tryLock(0, unit)}
+   * does.
+   */
+  Hold run(boolean interruptible) throws InterruptedException {
+    if (interruptible && Thread.interrupted()) {
+      throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
+    }
     engine.checkOpen(name);
     Hold h = reenter(engine.existing(name));
     if (h != null) {
@@ -70,7 +78,14 @@ final class Acquisition {
     return new LockTimeoutException(String.format(
         "timed out after %s waiting for lock '%s', held by %s (client %s, backend %s)",
         Durations.formatNanos(engine.ticker.read() - start), name,
-        holder != null ? holder : "another thread of this client", engine.id(), engine.backend.describe()));
+        holderForMessage(), engine.id(), engine.backend.describe()));
+  }
+
+  private String holderForMessage() {
+    if (holder != null) {
+      return "'" + holder + "'";
+    }
+    return askedBackend ? "another owner" : "another thread of this client, ahead in its local queue";
   }
 
   private Hold reenter(NameState st) {
@@ -109,6 +124,7 @@ final class Acquisition {
           return install(st, owner, a, sentAt);
         }
         queued |= willWait;
+        askedBackend = true;
         holder = a.holder().orElse(holder);
         long left = remaining();
         if (left == 0) {

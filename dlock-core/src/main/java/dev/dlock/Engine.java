@@ -107,7 +107,7 @@ final class Engine implements LockClient, Abandonable {
   Hold acquireOrThrow(String name, Duration lease, boolean renew, long timeoutNanos)
       throws InterruptedException {
     Acquisition a = new Acquisition(this, name, lease, renew, timeoutNanos);
-    Hold h = a.run();
+    Hold h = a.run(true);
     if (h == null) {
       throw a.timeout();
     }
@@ -117,7 +117,18 @@ final class Engine implements LockClient, Abandonable {
   /** Acquires, or returns null when the wait runs out. */
   Hold acquireOrNull(String name, Duration lease, boolean renew, long timeoutNanos)
       throws InterruptedException {
-    return new Acquisition(this, name, lease, renew, timeoutNanos).run();
+    return new Acquisition(this, name, lease, renew, timeoutNanos).run(true);
+  }
+
+  /** Takes the lock if it is free now; never waits, and leaves the interrupt flag alone. */
+  Hold tryNow(String name, Duration lease, boolean renew) {
+    try {
+      return new Acquisition(this, name, lease, renew, 0).run(false);
+    } catch (InterruptedException e) {
+      // A zero wait never blocks, so this is not reached; keep the flag if it ever is.
+      Thread.currentThread().interrupt();
+      return null;
+    }
   }
 
   String newOwner() {

@@ -92,13 +92,7 @@ final class LockView implements DistributedLock {
   }
 
   private Hold tryNow() {
-    try {
-      return engine.acquireOrNull(name, lease, renew, 0);
-    } catch (InterruptedException e) {
-      // A zero wait never blocks, so this is not reached; keep the flag if it ever is.
-      Thread.currentThread().interrupt();
-      return null;
-    }
+    return engine.tryNow(name, lease, renew);
   }
 
   @Override

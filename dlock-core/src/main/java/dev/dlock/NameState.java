@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * One client's state for one lock name. The gate, a fair semaphore, lets one local thread at a time
  * compete at the backend (the "head"); the others queue on it in FIFO order. The gate is handed on
  * as soon as the head is granted, not when it releases, so the next local waiter queues at the
- * backend like any remote one, and each release wakes exactly one waiter wherever the backend sends
- * its notification. The head sleeps on a release sequence number, so a notification that arrives
+ * backend like any remote one, and a release wakes at most one waiter: whichever the backend sends
+ * its notification to. The head sleeps on a release sequence number, so a notification that arrives
  * between its attempt and its sleep is not lost. Lives in the engine's map while referenced by a
  * waiter or a hold ({@code refs}, changed only inside the map's compute).
  */

@@ -91,6 +91,9 @@ final class MemBackend implements LockBackend {
         released[0] = true;
         e.owner = null;
         notify[0] = firstLiveWaiter(e, now);
+      } else if (!e.heldAt(now)) {
+        // An expired grant is free already; forgetting it lets the entry go once nobody waits.
+        e.owner = null;
       }
       return e.isEmpty() ? null : e;
     });
