@@ -111,26 +111,38 @@ final class Acquisition {
     String owner = engine.newOwner();
     boolean queued = false;
     boolean granted = false;
+    boolean serverWaits = engine.backend.waitsAtServer();
+    boolean first = true;
     st.competing(true);
     try {
       while (true) {
         long seq = st.releaseSeq();
         long sentAt = engine.ticker.read();
-        boolean willWait = remaining() != 0;
-        Attempt a = engine.call(name, "acquire",
-            () -> engine.backend.tryAcquire(name, owner, lease, willWait));
+        long left = remaining();
+        boolean willWait = left != 0;
+        // Counted as queued before the call: a call that fails may have queued us all the same.
+        queued |= willWait;
+        // A server that queues waiters is asked to wait only once a plain try found the lock held.
+        Attempt a = willWait && serverWaits && !first
+            ? waitAtServer(owner, left)
+            : engine.call(name, "acquire",
+                () -> engine.backend.tryAcquire(name, owner, lease, willWait && !serverWaits));
+        first = false;
         if (a.isGranted()) {
           granted = true;
           return install(st, owner, a, sentAt);
         }
-        queued |= willWait;
         askedBackend = true;
         holder = a.holder().orElse(holder);
-        long left = remaining();
+        left = remaining();
         if (left == 0) {
           return null;
         }
         markWaited();
+        if (serverWaits) {
+          engine.checkOpen(name);
+          continue;
+        }
         long pause = Math.max(MIN_PAUSE_NANOS,
             Math.min(Engine.saturatedNanos(a.retryAfter()), engine.maxPollNanos));
         st.awaitRelease(seq, left < 0 ? pause : Math.min(pause, left));
@@ -141,6 +153,19 @@ final class Acquisition {
       if (queued && !granted) {
         engine.cancelQuietly(name, owner);
       }
+    }
+  }
+
+  /** One slice of a wait the server does itself, no longer than the poll interval. */
+  private Attempt waitAtServer(String owner, long left) throws InterruptedException {
+    Duration slice = Duration.ofNanos(left < 0 ? engine.maxPollNanos : Math.min(left, engine.maxPollNanos));
+    try {
+      return engine.backend.acquireWaiting(name, owner, lease, slice);
+    } catch (LockException | InterruptedException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new LockException(String.format("backend %s failed to acquire lock '%s' for client %s: %s",
+          engine.backend.describe(), name, engine.id(), e), e);
     }
   }
 

@@ -364,8 +364,8 @@ final class Engine implements LockClient, Abandonable {
     @Override
     public void released(String name) {
       NameState st = names.get(name);
-      if (st != null && st.signalRelease()) {
-        events.woken(name);
+      if (st != null) {
+        st.signalRelease(() -> events.woken(name));
       }
     }
 

@@ -124,13 +124,19 @@ final class NameState {
     }
   }
 
-  /** A release notification. True if a head was competing, and so was woken. */
-  boolean signalRelease() {
+  /**
+   * A release notification. If a head is competing, {@code onWoken} runs before the head can
+   * resume (it needs this lock to return from its wait), so the event is recorded before anything
+   * the woken thread does.
+   */
+  void signalRelease(Runnable onWoken) {
     mu.lock();
     try {
       releaseSeq++;
+      if (headWaiting) {
+        onWoken.run();
+      }
       releasedCond.signal();
-      return headWaiting;
     } finally {
       mu.unlock();
     }

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Counts the calls the engine makes to a real backend (the in-memory one), so tests can show what
  * costs a round trip. It forwards everything; nothing is faked.
  */
-final class CountingBackend implements LockBackend {
+class CountingBackend implements LockBackend {
   final LockBackend delegate;
   final AtomicInteger acquires = new AtomicInteger();
   final AtomicInteger releases = new AtomicInteger();

@@ -59,6 +59,29 @@ public interface LockBackend extends AutoCloseable {
   Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait);
 
   /**
+   * True for a backend whose server queues waiters itself, such as a PostgreSQL advisory lock, a
+   * MariaDB {@code GET_LOCK} or a row lock taken with {@code SELECT ... FOR UPDATE}. The engine then
+   * waits through {@link #acquireWaiting} instead of polling {@link #tryAcquire}. False by default.
+   */
+  default boolean waitsAtServer() {
+    return false;
+  }
+
+  /**
+   * Like {@link #tryAcquire} with {@code willWait}, but the server blocks until the lock is free or
+   * {@code maxWait} runs out, then answers "held" (with a zero retry hint). The engine calls it in
+   * slices no longer than its poll interval, with the same owner, until granted or it gives up and
+   * calls {@link #cancel}.
+   *
+   * @throws InterruptedException if the calling thread is interrupted while the server waits: the
+   *     backend stops the wait promptly (cancelling the statement) and undoes any grant it made
+   */
+  default Attempt acquireWaiting(String name, String owner, Duration leaseTime, Duration maxWait)
+      throws InterruptedException {
+    throw new UnsupportedOperationException(describe() + " does not wait at the server");
+  }
+
+  /**
    * Extends every given grant to {@code leaseTime} from now, in as few server calls as the backend
    * allows (one where it can). Each extension is owner- and token-checked.
    *
