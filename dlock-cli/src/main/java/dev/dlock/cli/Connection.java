@@ -1,0 +1,64 @@
+package dev.dlock.cli;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * Opens the client for a command. With no --url, an embedded H2 file database in the user's home
+ * directory, shared by every dlock process on the machine through H2's auto-server on loopback, so
+ * processes coordinate with no server. Two processes opening that file at the same instant can
+ * collide (H2 error 90020), so the default is opened with a few retries.
+ */
+final class Connection {
+  private static final int OPEN_ATTEMPTS = 8;
+
+  private Connection() {}
+
+  static String defaultUrl() {
+    Path dir = Path.of(System.getProperty("user.home"), ".dlock");
+    return "jdbc:h2:file:" + dir.resolve("locks").toAbsolutePath()
+        + ";AUTO_SERVER=TRUE;AUTO_RECONNECT=TRUE";
+  }
+
+  static LockClient open(String url, Duration leaseTime) {
+    if (url != null) {
+      return build(url, leaseTime);
+    }
+    System.setProperty("h2.bindAddress", "127.0.0.1");
+    try {
+      Files.createDirectories(Path.of(System.getProperty("user.home"), ".dlock"));
+    } catch (java.io.IOException e) {
+      throw new BackendUnavailableException("cannot create ~/.dlock for the default lock database: " + e, e);
+    }
+    BackendUnavailableException last = null;
+    for (int attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+      try {
+        return build(defaultUrl(), leaseTime);
+      } catch (BackendUnavailableException e) {
+        last = e;
+        pause(attempt);
+      }
+    }
+    throw last;
+  }
+
+  private static LockClient build(String url, Duration leaseTime) {
+    var builder = LockClient.builder().url(url).clientName("dlock-cli");
+    if (leaseTime != null) {
+      builder.leaseTime(leaseTime);
+    }
+    return builder.build();
+  }
+
+  private static void pause(int attempt) {
+    try {
+      Thread.sleep(50L * attempt + (long) (Math.random() * 50));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new BackendUnavailableException("interrupted while opening the default lock database", e);
+    }
+  }
+}

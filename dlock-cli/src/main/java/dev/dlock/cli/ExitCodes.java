@@ -1,0 +1,17 @@
+package dev.dlock.cli;
+
+/** Exit statuses, from sysexits.h where one fits, so scripts can tell failures apart. */
+final class ExitCodes {
+  /** Bad arguments. */
+  static final int USAGE = 64;
+  /** The lock server could not be reached. */
+  static final int UNAVAILABLE = 69;
+  /** The lease was lost while the command ran; the command was stopped. */
+  static final int LOST = 70;
+  /** The lock was busy and the wait ran out: try again later. */
+  static final int BUSY = 75;
+  /** The command could not be started. */
+  static final int CANNOT_RUN = 127;
+
+  private ExitCodes() {}
+}

@@ -1,0 +1,230 @@
+package dev.dlock.jdbc;
+
+import dev.dlock.LockException;
+import dev.dlock.LockInfo;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * The SQL of one database. Why one subclass per database: the atomic grant, the batch renewal and
+ * the clock functions differ too much between PostgreSQL, MariaDB/MySQL and H2 to share text, so
+ * each subclass keeps all of its database's statements together as constants, reviewable in one
+ * place. This base class binds the statements whose parameters are the same everywhere (the order
+ * is given on each method). In every template only the validated table name is substituted for
+ * {@code {table}}; every value is a bind parameter. Times come from the database clock only.
+ */
+abstract class Dialect {
+  /** The statements of one dialect, in the parameter order the methods below document. */
+  record Statements(String holder, String inspect, String inspectAll, String release, String clear,
+      String arm, String leave, String wakeNext, String heartbeat, String purge, String inboxOwners,
+      String leaveAll) {}
+
+  final String table;
+  private final int timeoutSeconds;
+  private Statements sql;
+
+  Dialect(String table, int timeoutSeconds) {
+    this.table = table;
+    this.timeoutSeconds = timeoutSeconds;
+  }
+
+  /** Called by each subclass constructor with its statements, table name already substituted. */
+  final void use(Statements statements) {
+    this.sql = statements;
+  }
+
+  /** The dialect for the database behind {@code meta}, or a LockException naming the product. */
+  static Dialect detect(DatabaseMetaData meta, String table, int timeoutSeconds) throws SQLException {
+    String product = meta.getDatabaseProductName();
+    String version = meta.getDatabaseProductVersion();
+    int major = meta.getDatabaseMajorVersion();
+    int minor = meta.getDatabaseMinorVersion();
+    String p = product.toLowerCase(Locale.ROOT);
+    boolean mariaDb = p.contains("mariadb") || version.toLowerCase(Locale.ROOT).contains("mariadb");
+    if (p.contains("postgresql") && atLeast(major, minor, 9, 5)) {
+      return new PostgresDialect(table, timeoutSeconds);
+    }
+    if (mariaDb && atLeast(major, minor, 10, 6)) {
+      return new MariaDbDialect(table, timeoutSeconds, false);
+    }
+    if (!mariaDb && p.contains("mysql") && atLeast(major, minor, 8, 0)) {
+      return new MariaDbDialect(table, timeoutSeconds, true);
+    }
+    if (p.equals("h2") && major >= 2) {
+      return new H2Dialect(table, timeoutSeconds);
+    }
+    throw new LockException(String.format("dlock-jdbc does not support database '%s' version %s;"
+        + " it supports PostgreSQL 9.5+, MariaDB 10.6+, MySQL 8.0.17+ and H2 2.x", product, version));
+  }
+
+  private static boolean atLeast(int major, int minor, int wantMajor, int wantMinor) {
+    return major > wantMajor || (major == wantMajor && minor >= wantMinor);
+  }
+
+  /** The waiter-queue table beside the lock table. */
+  final String waitersTable() {
+    return table + "_waiters";
+  }
+
+  /** The file beside this class holding the CREATE statements. */
+  abstract String schemaResource();
+
+  /** The type name the JDBC driver reports for the timestamp columns, upper case. */
+  abstract String timestampType();
+
+  /** True where tables are qualified by catalog (MySQL's database) rather than schema. */
+  boolean qualifiesByCatalog() {
+    return false;
+  }
+
+  // ---- the lock row
+
+  /** Grants {@code name} to {@code owner} if free or expired, with the next token; null if held. */
+  abstract Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException;
+
+  /** Extends the leases still held by their owner with their token; returns those extended. */
+  abstract Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException;
+
+  /** The "held" answer: the holder and its time left by the database clock. */
+  Attempt held(Connection c, String name) throws SQLException {
+    try (PreparedStatement ps = prepare(c, sql.holder())) {
+      ps.setString(1, name);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Attempt.held(Duration.ZERO, null);
+        }
+        String owner = rs.getString(1);
+        long micros = rs.getLong(2);
+        if (owner == null || rs.wasNull() || micros <= 0) {
+          return Attempt.held(Duration.ZERO, owner);
+        }
+        return Attempt.held(Duration.of(micros, ChronoUnit.MICROS), owner);
+      }
+    }
+  }
+
+  /** The unexpired grants of the given name (one or none), or of every name if {@code name} is null. */
+  List<LockInfo> inspect(Connection c, String name) throws SQLException {
+    List<LockInfo> found = new ArrayList<>();
+    try (PreparedStatement ps = prepare(c, name == null ? sql.inspectAll() : sql.inspect())) {
+      if (name != null) {
+        ps.setString(1, name);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          long micros = rs.getLong(4);
+          if (micros > 0) {
+            found.add(new LockInfo(rs.getString(1), rs.getString(2), rs.getLong(3),
+                Duration.of(micros, ChronoUnit.MICROS)));
+          }
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Clears owner and expiry if (name, owner, token) still holds an unexpired lease; keeps the row. */
+  boolean release(Connection c, Grant g) throws SQLException {
+    return update(c, sql.release(), g.name(), g.owner(), g.token()) == 1;
+  }
+
+  /** Clears owner and expiry if {@code owner} holds the row, whatever its token or expiry. */
+  boolean clear(Connection c, String name, String owner) throws SQLException {
+    return update(c, sql.clear(), name, owner) == 1;
+  }
+
+  // ---- the waiter queue
+
+  /** Queues {@code owner} for {@code name} (keeping its place if queued) and marks it seen now. */
+  void arm(Connection c, String name, String owner, String inbox) throws SQLException {
+    update(c, sql.arm(), name, owner, inbox);
+  }
+
+  /** Removes {@code owner}'s place in the queue of {@code name}. */
+  void leave(Connection c, String name, String owner) throws SQLException {
+    update(c, sql.leave(), name, owner);
+  }
+
+  /**
+   * Removes the oldest waiter of {@code name} seen within {@code liveMicros} and, where the
+   * database can, notifies its inbox in the same transaction. Its removal is the wake-up.
+   */
+  void wakeNext(Connection c, String name, long liveMicros) throws SQLException {
+    try (PreparedStatement ps = prepare(c, sql.wakeNext())) {
+      ps.setString(1, name);
+      ps.setLong(2, liveMicros);
+      ps.execute();
+    }
+  }
+
+  /** Marks every waiter of {@code inbox} seen now, and drops rows unseen for {@code purgeMicros}. */
+  void heartbeat(Connection c, String inbox, long purgeMicros) throws SQLException {
+    update(c, sql.heartbeat(), inbox);
+    update(c, sql.purge(), purgeMicros);
+  }
+
+  /** The owners still queued for {@code inbox}; one that is gone was woken (or purged). */
+  Set<String> inboxOwners(Connection c, String inbox) throws SQLException {
+    Set<String> owners = new HashSet<>();
+    try (PreparedStatement ps = prepare(c, sql.inboxOwners())) {
+      ps.setString(1, inbox);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          owners.add(rs.getString(1));
+        }
+      }
+    }
+    return owners;
+  }
+
+  /** Removes every waiter of {@code inbox}: the client is closing. */
+  void leaveAll(Connection c, String inbox) throws SQLException {
+    update(c, sql.leaveAll(), inbox);
+  }
+
+  // ---- helpers
+
+  final String sql(String template) {
+    return template.replace("{table}", table);
+  }
+
+  final int timeoutSeconds() {
+    return timeoutSeconds;
+  }
+
+  final PreparedStatement prepare(Connection c, String statement) throws SQLException {
+    PreparedStatement ps = c.prepareStatement(statement);
+    ps.setQueryTimeout(timeoutSeconds);
+    return ps;
+  }
+
+  private int update(Connection c, String statement, Object... args) throws SQLException {
+    try (PreparedStatement ps = prepare(c, statement)) {
+      for (int i = 0; i < args.length; i++) {
+        if (args[i] instanceof Long l) {
+          ps.setLong(i + 1, l);
+        } else {
+          ps.setString(i + 1, (String) args[i]);
+        }
+      }
+      return ps.executeUpdate();
+    }
+  }
+
+  /** A unique-key violation: PostgreSQL and H2 by SQLState, MariaDB/MySQL by error 1062. */
+  static boolean isDuplicateKey(SQLException e) {
+    return "23505".equals(e.getSQLState()) || e.getErrorCode() == 1062;
+  }
+}

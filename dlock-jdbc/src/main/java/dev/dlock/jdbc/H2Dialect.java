@@ -1,0 +1,165 @@
+package dev.dlock.jdbc;
+
+import dev.dlock.spi.Grant;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * H2 2.x. Why these statements: a MERGE whose WHEN MATCHED branch carries the expiry test grants
+ * and increments the token in one statement, and wrapping it in FINAL TABLE returns the token in
+ * the same round trip. H2 re-checks a row's condition after waiting for its lock, so two grants
+ * cannot both pass; two first-ever grants of a name race on the primary key, and the loser reads
+ * as "held". Renewal passes the grants as three arrays and reads back the rows it extended. H2
+ * cannot notify a client: waking the next waiter deletes its queue row, which that client's inbox
+ * poller notices.
+ */
+final class H2Dialect extends Dialect {
+  private static final String GRANT = """
+      SELECT token FROM FINAL TABLE (
+        MERGE INTO {table} AS l
+        USING (VALUES (CAST(? AS VARCHAR(1024)), CAST(? AS VARCHAR(255)), CAST(? AS BIGINT)))
+          AS s(name, owner, micros)
+        ON l.name = s.name
+        WHEN MATCHED AND (l.owner IS NULL OR l.expires_at <= CURRENT_TIMESTAMP) THEN UPDATE
+          SET owner = s.owner, token = l.token + 1,
+              expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
+              acquired_at = CURRENT_TIMESTAMP
+        WHEN NOT MATCHED THEN INSERT (name, owner, token, expires_at, acquired_at)
+          VALUES (s.name, s.owner, 1, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
+                  CURRENT_TIMESTAMP))""";
+
+  private static final String HOLDER = """
+      SELECT owner, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
+      FROM {table} WHERE name = ?""";
+
+  private static final String RENEW = """
+      SELECT name, owner, token FROM FINAL TABLE (
+        UPDATE {table} SET expires_at = DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)
+        WHERE (name, owner, token) IN (
+            SELECT * FROM UNNEST(CAST(? AS VARCHAR ARRAY), CAST(? AS VARCHAR ARRAY),
+                                 CAST(? AS BIGINT ARRAY)))
+          AND expires_at > CURRENT_TIMESTAMP)""";
+
+  private static final String INSPECT = """
+      SELECT name, owner, token, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
+      FROM {table} WHERE name = ? AND owner IS NOT NULL AND expires_at > CURRENT_TIMESTAMP""";
+
+  private static final String INSPECT_ALL = """
+      SELECT name, owner, token, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
+      FROM {table} WHERE owner IS NOT NULL AND expires_at > CURRENT_TIMESTAMP""";
+
+  private static final String RELEASE = """
+      UPDATE {table} SET owner = NULL, expires_at = NULL
+      WHERE name = ? AND owner = ? AND token = ? AND expires_at > CURRENT_TIMESTAMP""";
+
+  private static final String CLEAR = """
+      UPDATE {table} SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?""";
+
+  private static final String ARM = """
+      MERGE INTO {table}_waiters AS w
+      USING (VALUES (CAST(? AS VARCHAR(1024)), CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(64))))
+        AS s(name, owner, inbox)
+      ON w.name = s.name AND w.owner = s.owner
+      WHEN MATCHED THEN UPDATE SET seen_at = CURRENT_TIMESTAMP
+      WHEN NOT MATCHED THEN INSERT (name, owner, inbox, queued_at, seen_at)
+        VALUES (s.name, s.owner, s.inbox, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)""";
+
+  private static final String LEAVE = """
+      DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
+
+  private static final String WAKE_NEXT = """
+      DELETE FROM {table}_waiters WHERE (name, owner) IN (
+        SELECT name, owner FROM {table}_waiters
+        WHERE name = ? AND seen_at > DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)
+        ORDER BY queued_at, owner FETCH FIRST ROW ONLY)""";
+
+  private static final String HEARTBEAT = """
+      UPDATE {table}_waiters SET seen_at = CURRENT_TIMESTAMP WHERE inbox = ?""";
+
+  private static final String PURGE = """
+      DELETE FROM {table}_waiters
+      WHERE seen_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)""";
+
+  private static final String INBOX_OWNERS = """
+      SELECT owner FROM {table}_waiters WHERE inbox = ?""";
+
+  private static final String LEAVE_ALL = """
+      DELETE FROM {table}_waiters WHERE inbox = ?""";
+
+  private final String grant = sql(GRANT);
+  private final String renew = sql(RENEW);
+
+  H2Dialect(String table, int timeoutSeconds) {
+    super(table, timeoutSeconds);
+    use(new Statements(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(CLEAR),
+        sql(ARM), sql(LEAVE), sql(WAKE_NEXT), sql(HEARTBEAT), sql(PURGE), sql(INBOX_OWNERS),
+        sql(LEAVE_ALL)));
+  }
+
+  @Override
+  String schemaResource() {
+    return "h2.sql";
+  }
+
+  @Override
+  String timestampType() {
+    return "TIMESTAMP WITH TIME ZONE";
+  }
+
+  @Override
+  Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
+    try (PreparedStatement ps = prepare(c, grant)) {
+      ps.setString(1, name);
+      ps.setString(2, owner);
+      ps.setLong(3, leaseMicros);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : null;
+      }
+    } catch (SQLException e) {
+      if (isDuplicateKey(e)) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+    int n = grants.size();
+    Object[] names = new Object[n];
+    Object[] owners = new Object[n];
+    Object[] tokens = new Object[n];
+    for (int i = 0; i < n; i++) {
+      Grant g = grants.get(i);
+      names[i] = g.name();
+      owners[i] = g.owner();
+      tokens[i] = g.token();
+    }
+    Set<Grant> renewed = new HashSet<>();
+    Array a1 = c.createArrayOf("VARCHAR", names);
+    Array a2 = c.createArrayOf("VARCHAR", owners);
+    Array a3 = c.createArrayOf("BIGINT", tokens);
+    try (PreparedStatement ps = prepare(c, renew)) {
+      ps.setLong(1, leaseMicros);
+      ps.setArray(2, a1);
+      ps.setArray(3, a2);
+      ps.setArray(4, a3);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          renewed.add(new Grant(rs.getString(1), rs.getString(2), rs.getLong(3)));
+        }
+      }
+    } finally {
+      a1.free();
+      a2.free();
+      a3.free();
+    }
+    return renewed;
+  }
+}

@@ -1,0 +1,187 @@
+package dev.dlock.jdbc;
+
+import static java.util.Objects.requireNonNull;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.Urls;
+import java.sql.Driver;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+
+/**
+ * Lease locks (scheme S1) in a database table, on PostgreSQL 9.5+, MariaDB 10.6+, MySQL 8.0.17+ and
+ * H2 2.x. Each lock name is one row holding its owner, its fencing token and its expiry; a grant
+ * is one atomic statement that takes a free or expired row and increments its token; expiry is
+ * decided by the database's clock only; renewal of all of a client's leases is one statement; a
+ * release clears the owner but keeps the row, so tokens grow forever.
+ *
+ * <p>Waiting clients queue in a second table, oldest first, and each release wakes exactly one of
+ * them: on PostgreSQL by a NOTIFY to that client's own LISTEN connection, elsewhere through a
+ * per-client poller that sees its queue row removed (within 10 to 250 ms). A waiter never sleeps
+ * past its holder's expiry, and the client's {@code maxPollInterval} bounds the cost of a wake-up
+ * that was lost.
+ *
+ * <pre>{@code
+ * LockBackend backend = JdbcLockBackend.builder().dataSource(ds).table("dlock_locks").build();
+ * try (LockClient client = LockClient.builder().backend(backend).build()) { ... }
+ *
+ * // or, with a pool made by dlock (HikariCP):
+ * LockClient client = LockClient.connect("jdbc:postgresql://db:5432/app?user=app&password=secret");
+ * }</pre>
+ *
+ * <p>The table is created when absent (see the CREATE statements {@code dev/dlock/jdbc/*.sql}
+ * shipped in this jar), and an existing table is checked for the expected columns and primary key
+ * when the client starts. Never delete rows of names in use: a deleted row restarts its token.
+ * The JDBC driver of the database must be on the classpath.
+ */
+public final class JdbcLockBackend {
+  /** The table used unless {@link Builder#table} names another. */
+  public static final String DEFAULT_TABLE = Schema.DEFAULT_TABLE;
+  /** The default statement timeout. */
+  public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(5);
+  /** The default size of the connection pool dlock makes for a URL. */
+  public static final int DEFAULT_POOL_SIZE = 4;
+
+  private static final AtomicInteger POOLS = new AtomicInteger();
+
+  private JdbcLockBackend() {}
+
+  /** A builder; give it a {@link Builder#dataSource} or a {@link Builder#url}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Configures a JDBC lock backend. Not thread-safe. */
+  public static final class Builder {
+    private DataSource dataSource;
+    private String url;
+    private String table = DEFAULT_TABLE;
+    private boolean createTable = true;
+    private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
+    private int poolSize = DEFAULT_POOL_SIZE;
+
+    private Builder() {}
+
+    /**
+     * The application's DataSource; exclusive with {@link #url}. The backend borrows a connection
+     * per operation and, on PostgreSQL, keeps one for LISTEN while open. Closing the backend does
+     * not close the DataSource.
+     */
+    public Builder dataSource(DataSource dataSource) {
+      this.dataSource = requireNonNull(dataSource, "dataSource");
+      this.url = null;
+      return this;
+    }
+
+    /**
+     * A JDBC URL such as {@code jdbc:postgresql://host:5432/db?user=u&password=p}; exclusive with
+     * {@link #dataSource}. The backend makes a small HikariCP pool for it and closes it on close.
+     */
+    public Builder url(String url) {
+      requireNonNull(url, "url");
+      if (!url.startsWith("jdbc:")) {
+        throw new IllegalArgumentException("url must start with 'jdbc:', was '" + Urls.redact(url) + "'");
+      }
+      this.url = url;
+      this.dataSource = null;
+      return this;
+    }
+
+    /**
+     * The lock table: an unquoted identifier of at most 48 letters, digits and '_', in the
+     * connection's current schema; default {@value JdbcLockBackend#DEFAULT_TABLE}. Its waiter queue
+     * is the table of the same name with {@code _waiters} appended.
+     */
+    public Builder table(String table) {
+      this.table = Schema.checkTable(table);
+      return this;
+    }
+
+    /** Whether to create the table when it is absent; default true. */
+    public Builder createTable(boolean createTable) {
+      this.createTable = createTable;
+      return this;
+    }
+
+    /**
+     * How long one statement may run before it fails with BackendUnavailableException: 1 s to
+     * 1 h, whole seconds; default 5 s. It also bounds how late a hanging renewal reports a loss.
+     */
+    public Builder queryTimeout(Duration queryTimeout) {
+      requireNonNull(queryTimeout, "queryTimeout");
+      if (queryTimeout.compareTo(Duration.ofSeconds(1)) < 0
+          || queryTimeout.compareTo(Duration.ofHours(1)) > 0) {
+        throw new IllegalArgumentException("queryTimeout must be 1 s to 1 h, was " + queryTimeout);
+      }
+      this.queryTimeout = queryTimeout;
+      return this;
+    }
+
+    /** The most connections the pool made for a {@link #url} holds: 1 to 64; default 4. */
+    public Builder poolSize(int poolSize) {
+      if (poolSize < 1 || poolSize > 64) {
+        throw new IllegalArgumentException("poolSize must be 1 to 64, was " + poolSize);
+      }
+      this.poolSize = poolSize;
+      return this;
+    }
+
+    /**
+     * The backend, to pass to {@code LockClient.builder().backend(...)}. With a URL, the pool is
+     * opened here; the table is checked or created when the client starts the backend.
+     *
+     * @throws IllegalStateException if neither a DataSource nor a URL was given
+     * @throws IllegalArgumentException if no JDBC driver on the classpath accepts the URL
+     * @throws BackendUnavailableException if the database at the URL cannot be reached
+     */
+    public LockBackend build() {
+      if (dataSource != null) {
+        Database db = new Database(dataSource, "DataSource " + dataSource.getClass().getName());
+        return new LeaseBackend(db, true, table, createTable, queryTimeout, dataSource::getConnection, null);
+      }
+      if (url == null) {
+        throw new IllegalStateException("a JDBC lock backend needs a dataSource(...) or a url(...)");
+      }
+      return fromUrl();
+    }
+
+    private LockBackend fromUrl() {
+      String redacted = Urls.redact(url);
+      Driver driver;
+      try {
+        driver = DriverManager.getDriver(url);
+      } catch (SQLException e) {
+        throw new IllegalArgumentException(String.format("no JDBC driver on the classpath accepts url"
+            + " '%s'; add your database's driver, such as org.postgresql:postgresql,"
+            + " org.mariadb.jdbc:mariadb-java-client, com.mysql:mysql-connector-j or com.h2database:h2",
+            redacted), e);
+      }
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(url);
+      config.setPoolName("dlock-" + POOLS.incrementAndGet());
+      config.setMaximumPoolSize(poolSize);
+      config.setMinimumIdle(1);
+      config.setConnectionTimeout(queryTimeout.toMillis());
+      config.setInitializationFailTimeout(1);
+      HikariDataSource pool;
+      try {
+        pool = new HikariDataSource(config);
+      } catch (RuntimeException e) {
+        Throwable cause = e.getCause() instanceof SQLException ? e.getCause() : e;
+        throw new BackendUnavailableException(String.format("cannot connect to database %s: %s",
+            redacted, Database.oneLine(cause)), cause);
+      }
+      String jdbcUrl = url;
+      PgListener.Opener unpooled = () -> driver.connect(jdbcUrl, new Properties());
+      return new LeaseBackend(new Database(pool, redacted), false, table, createTable, queryTimeout,
+          unpooled, pool);
+    }
+  }
+}

@@ -1,0 +1,284 @@
+package dev.dlock.jdbc;
+
+import dev.dlock.LockInfo;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.Urls;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The S1 lease lock on a table: one row per name with owner, fencing token and expiry, plus a
+ * queue of waiting clients. Why it is thin: the dialect holds each database's statements and the
+ * engine in dlock-core holds reentrancy, waits and the watchdog, so this class only sequences
+ * statements. A refused waiter takes a place in the queue and then tries once more, which closes
+ * the race with a release that ran in between; it then sleeps until the holder's expiry unless
+ * its inbox is woken first. A release clears the row and dequeues the oldest live waiter in one
+ * transaction; the grant statement of a woken waiter waits on the row lock of a release still in
+ * flight, so no wake-up is lost between the two.
+ */
+final class LeaseBackend implements LockBackend {
+  private static final Logger log = LoggerFactory.getLogger(LeaseBackend.class);
+  /** How long a waiter sleeps between polls while its inbox cannot be reached. */
+  static final Duration DEGRADED_POLL = Duration.ofMillis(250);
+
+  private final Database db;
+  private final boolean describeFromDatabase;
+  private final String table;
+  private final boolean createTable;
+  private final int timeoutSeconds;
+  private final PgListener.Opener listenOpener;
+  private final AutoCloseable pool;
+  private final Waiters waiters = new Waiters();
+  private volatile Dialect dialect;
+  private volatile Inbox inbox;
+  private volatile int maxNameLength = 255;
+  private volatile boolean closed;
+
+  /**
+   * @param describeFromDatabase true to describe the backend by the URL the database reports
+   *                             (for a DataSource), false when {@code db} is described by its URL
+   * @param listenOpener         opens the unpooled connection PostgreSQL's LISTEN lives on
+   * @param pool                 closed with this backend when the backend created it, else null
+   */
+  LeaseBackend(Database db, boolean describeFromDatabase, String table, boolean createTable,
+      Duration queryTimeout, PgListener.Opener listenOpener, AutoCloseable pool) {
+    this.db = db;
+    this.describeFromDatabase = describeFromDatabase;
+    this.table = table;
+    this.createTable = createTable;
+    this.timeoutSeconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, queryTimeout.toSeconds()));
+    this.listenOpener = listenOpener;
+    this.pool = pool;
+  }
+
+  @Override
+  public void start(BackendContext context) {
+    Dialect d = db.run("open lock table '" + table + "'", c -> {
+      if (describeFromDatabase) {
+        db.describeAs(Urls.redact(c.getMetaData().getURL()));
+      }
+      Dialect found = Dialect.detect(c.getMetaData(), table, timeoutSeconds);
+      maxNameLength = Schema.prepare(c, found, createTable);
+      return found;
+    });
+    Inbox in = d instanceof PostgresDialect pg
+        ? new PgListener(listenOpener, pg, waiters, context::released, db.description(), context.clientId())
+        : new InboxPoller(db, d, waiters, context::released, context.clientId());
+    try {
+      in.start();
+    } catch (SQLException e) {
+      throw db.failure("listen for releases on table '" + table + "'", e);
+    }
+    dialect = d;
+    inbox = in;
+  }
+
+  @Override
+  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+    Dialect d = dialect();
+    Inbox in = inbox;
+    long micros = micros(leaseTime);
+    return db.run("acquire lock '" + name + "'", c -> {
+      Long token = d.grant(c, name, owner, micros);
+      if (token == null && willWait && in.healthy() && !waiters.isArmed(owner)) {
+        d.arm(c, name, owner, in.id);
+        waiters.armed(name, owner);
+        in.nudge();
+        try {
+          // A release between the refusal and the queueing found no one to wake: look again.
+          token = d.grant(c, name, owner, micros);
+        } catch (SQLException | RuntimeException e) {
+          leaveQuietly(c, d, name, owner, e);
+          throw e;
+        }
+      }
+      if (token != null) {
+        if (waiters.disarm(owner)) {
+          d.leave(c, name, owner);
+        }
+        return Attempt.granted(token);
+      }
+      Attempt held = d.held(c, name);
+      if (willWait && !in.healthy()) {
+        return Attempt.held(min(held.retryAfter(), DEGRADED_POLL), held.holder().orElse(null));
+      }
+      return held;
+    });
+  }
+
+  /** The engine does not cancel after a failed attempt, so a place taken in it is given up here. */
+  private void leaveQuietly(Connection c, Dialect d, String name, String owner, Exception cause) {
+    if (waiters.disarm(owner)) {
+      try {
+        d.leave(c, name, owner);
+      } catch (SQLException | RuntimeException e) {
+        cause.addSuppressed(e);
+      }
+    }
+  }
+
+  @Override
+  public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
+    if (grants.isEmpty()) {
+      return Set.of();
+    }
+    Dialect d = dialect();
+    List<Grant> list = new ArrayList<>(grants);
+    long micros = micros(leaseTime);
+    Set<Grant> renewed = db.run("renew " + list.size() + " lease(s)", c -> d.renew(c, list, micros));
+    Set<Grant> gone = new HashSet<>();
+    for (Grant g : list) {
+      if (!renewed.contains(g)) {
+        gone.add(g);
+      }
+    }
+    return gone;
+  }
+
+  @Override
+  public boolean release(Grant grant) {
+    Dialect d = dialect();
+    return db.run("release lock '" + grant.name() + "'", c -> inTransaction(c, () -> {
+      if (!d.release(c, grant)) {
+        return false;
+      }
+      d.wakeNext(c, grant.name(), Inbox.LIVE.toNanos() / 1000);
+      return true;
+    }));
+  }
+
+  @Override
+  public void cancel(String name, String owner) {
+    if (closed) {
+      return; // close() removed this client's queue rows
+    }
+    Dialect d = dialect();
+    boolean queued = waiters.disarm(owner);
+    db.run("cancel the wait for lock '" + name + "'", c -> {
+      if (queued) {
+        d.leave(c, name, owner);
+      }
+      // A grant whose answer never reached the engine is released here. Like a release, this
+      // locks the lock row before any queue row, so the two cannot deadlock.
+      return inTransaction(c, () -> {
+        if (d.clear(c, name, owner)) {
+          d.wakeNext(c, name, Inbox.LIVE.toNanos() / 1000);
+        }
+        return null;
+      });
+    });
+  }
+
+  @Override
+  public Optional<LockInfo> inspect(String name) {
+    Dialect d = dialect();
+    return db.run("inspect lock '" + name + "'", c -> d.inspect(c, name)).stream().findFirst();
+  }
+
+  @Override
+  public List<LockInfo> inspectAll() {
+    Dialect d = dialect();
+    List<LockInfo> all = new ArrayList<>(db.run("list the held locks", c -> d.inspect(c, null)));
+    all.sort(Comparator.comparing(LockInfo::name));
+    return all;
+  }
+
+  @Override
+  public int maxNameLength() {
+    return maxNameLength;
+  }
+
+  @Override
+  public String describe() {
+    return db.description();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    Inbox in = inbox;
+    Dialect d = dialect;
+    if (in != null) {
+      in.close();
+      try {
+        db.run("leave the waiter queue", c -> {
+          d.leaveAll(c, in.id);
+          return null;
+        });
+      } catch (RuntimeException e) {
+        log.warn("dlock: could not remove the queued waiters of {}; releases skip them after {}: {}",
+            describe(), Inbox.LIVE, e.getMessage());
+      }
+    }
+    if (pool != null) {
+      try {
+        pool.close();
+      } catch (Exception e) {
+        log.warn("dlock: closing the connection pool of {} failed", describe(), e);
+      }
+    }
+  }
+
+  /** Work whose statements commit together. */
+  private interface Tx<T> {
+    T run() throws SQLException;
+  }
+
+  private static <T> T inTransaction(Connection c, Tx<T> work) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T result = work.run();
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        c.rollback();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
+  private Dialect dialect() {
+    if (closed) {
+      throw new IllegalStateException("backend " + describe() + " is closed");
+    }
+    Dialect d = dialect;
+    if (d == null) {
+      throw new IllegalStateException("backend " + describe() + " is not started");
+    }
+    return d;
+  }
+
+  private static long micros(Duration d) {
+    try {
+      return TimeUnit.NANOSECONDS.toMicros(d.toNanos());
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE / 4;
+    }
+  }
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+}

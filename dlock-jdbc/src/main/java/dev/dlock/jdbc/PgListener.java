@@ -1,0 +1,113 @@
+package dev.dlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * The PostgreSQL inbox: a LISTEN on this client's own channel. Why a dedicated, unpooled
+ * connection: a LISTEN lives on one session, which must stay open and be read continuously, so it
+ * cannot be a pooled connection that is handed back. A release NOTIFYs the channel of the client
+ * whose waiter it dequeued, with the lock name as payload; this thread wakes that name's waiter.
+ */
+final class PgListener extends Inbox {
+  private static final int READ_MILLIS = 250;
+  private static final long PING_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  /** Opens a new connection outside any pool. */
+  interface Opener {
+    Connection open() throws SQLException;
+  }
+
+  private final Opener opener;
+  private final PostgresDialect dialect;
+  private volatile Connection connection;
+  private long lastUse = System.nanoTime();
+
+  PgListener(Opener opener, PostgresDialect dialect, Waiters waiters, Consumer<String> released,
+      String description, String clientId) {
+    super(waiters, released, description, clientId);
+    this.opener = opener;
+    this.dialect = dialect;
+  }
+
+  @Override
+  void connect() throws SQLException {
+    Connection c = opener.open();
+    try {
+      c.setAutoCommit(true);
+      try (Statement s = c.createStatement()) {
+        s.execute(PostgresDialect.listenSql(id));
+      }
+      connection = c;
+    } catch (SQLException | RuntimeException e) {
+      close(c);
+      throw e;
+    }
+  }
+
+  @Override
+  void step() throws SQLException {
+    Connection c = connection;
+    PGNotification[] notes = c.unwrap(PGConnection.class).getNotifications(READ_MILLIS);
+    if (notes != null) {
+      for (PGNotification n : notes) {
+        if (id.equals(n.getName()) && waiters.disarmName(n.getParameter())) {
+          released.accept(n.getParameter());
+        }
+      }
+    }
+    if (System.nanoTime() - lastUse > PING_NANOS) {
+      // A peer that died without a reset is silent; a query proves the session is alive.
+      try (Statement s = c.createStatement()) {
+        s.setQueryTimeout(5);
+        s.execute("SELECT 1");
+      }
+      lastUse = System.nanoTime();
+    }
+  }
+
+  @Override
+  void beat() throws SQLException {
+    dialect.heartbeat(connection, id, PURGE.toNanos() / 1000);
+    lastUse = System.nanoTime();
+  }
+
+  @Override
+  void recovered() {
+    wakeAll();
+  }
+
+  @Override
+  void abortRead() {
+    Connection c = connection;
+    if (c != null) {
+      try {
+        c.abort(Runnable::run);
+      } catch (SQLException | RuntimeException e) {
+        // Already broken; the thread ends at its next read.
+      }
+    }
+  }
+
+  @Override
+  void disconnect() {
+    Connection c = connection;
+    connection = null;
+    close(c);
+  }
+
+  private static void close(Connection c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException | RuntimeException e) {
+        // Closing a broken connection; nothing more to do.
+      }
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package dev.dlock.jdbc;
+
+import dev.dlock.spi.Grant;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * PostgreSQL. Why these statements: an upsert whose DO UPDATE carries the expiry test grants a free
+ * or expired lock and increments its token in one statement (a row locked by a concurrent grant
+ * is re-checked once the lock is released, so two grants never both succeed); renewal passes all
+ * grants as three arrays and gets back the rows it extended; waking the next waiter deletes its
+ * queue row and NOTIFYs its client's inbox channel with the lock name in the release's own
+ * transaction, so the notice goes out only once the release is committed.
+ */
+final class PostgresDialect extends Dialect {
+  private static final String GRANT = """
+      INSERT INTO {table} AS l (name, owner, token, expires_at, acquired_at)
+      VALUES (?, ?, 1, now() + ? * INTERVAL '1 microsecond', now())
+      ON CONFLICT (name) DO UPDATE
+        SET owner = EXCLUDED.owner, token = l.token + 1,
+            expires_at = EXCLUDED.expires_at, acquired_at = EXCLUDED.acquired_at
+        WHERE l.owner IS NULL OR l.expires_at <= now()
+      RETURNING l.token""";
+
+  private static final String HOLDER = """
+      SELECT owner, CAST(EXTRACT(EPOCH FROM expires_at - now()) * 1000000 AS BIGINT)
+      FROM {table} WHERE name = ?""";
+
+  private static final String RENEW = """
+      UPDATE {table} AS l SET expires_at = now() + ? * INTERVAL '1 microsecond'
+      FROM unnest(CAST(? AS text[]), CAST(? AS text[]), CAST(? AS bigint[])) AS g(name, owner, token)
+      WHERE l.name = g.name AND l.owner = g.owner AND l.token = g.token AND l.expires_at > now()
+      RETURNING l.name, l.owner, l.token""";
+
+  private static final String INSPECT = """
+      SELECT name, owner, token, CAST(EXTRACT(EPOCH FROM expires_at - now()) * 1000000 AS BIGINT)
+      FROM {table} WHERE name = ? AND owner IS NOT NULL AND expires_at > now()""";
+
+  private static final String INSPECT_ALL = """
+      SELECT name, owner, token, CAST(EXTRACT(EPOCH FROM expires_at - now()) * 1000000 AS BIGINT)
+      FROM {table} WHERE owner IS NOT NULL AND expires_at > now()""";
+
+  private static final String RELEASE = """
+      UPDATE {table} SET owner = NULL, expires_at = NULL
+      WHERE name = ? AND owner = ? AND token = ? AND expires_at > now()""";
+
+  private static final String CLEAR = """
+      UPDATE {table} SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?""";
+
+  private static final String ARM = """
+      INSERT INTO {table}_waiters (name, owner, inbox, queued_at, seen_at)
+      VALUES (?, ?, ?, now(), now())
+      ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
+
+  private static final String LEAVE = """
+      DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
+
+  private static final String WAKE_NEXT = """
+      WITH woken AS (
+        DELETE FROM {table}_waiters WHERE (name, owner) IN (
+          SELECT name, owner FROM {table}_waiters
+          WHERE name = ? AND seen_at > now() - ? * INTERVAL '1 microsecond'
+          ORDER BY queued_at, owner LIMIT 1)
+        RETURNING name, inbox)
+      SELECT pg_notify(inbox, name) FROM woken""";
+
+  private static final String HEARTBEAT = """
+      UPDATE {table}_waiters SET seen_at = now() WHERE inbox = ?""";
+
+  private static final String PURGE = """
+      DELETE FROM {table}_waiters WHERE seen_at < now() - ? * INTERVAL '1 microsecond'""";
+
+  private static final String INBOX_OWNERS = """
+      SELECT owner FROM {table}_waiters WHERE inbox = ?""";
+
+  private static final String LEAVE_ALL = """
+      DELETE FROM {table}_waiters WHERE inbox = ?""";
+
+  private final String grant = sql(GRANT);
+  private final String renew = sql(RENEW);
+
+  PostgresDialect(String table, int timeoutSeconds) {
+    super(table, timeoutSeconds);
+    use(new Statements(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(CLEAR),
+        sql(ARM), sql(LEAVE), sql(WAKE_NEXT), sql(HEARTBEAT), sql(PURGE), sql(INBOX_OWNERS),
+        sql(LEAVE_ALL)));
+  }
+
+  /** LISTEN on a client's inbox, an identifier dlock generated (letters, digits, '_'). */
+  static String listenSql(String inbox) {
+    return "LISTEN " + inbox;
+  }
+
+  @Override
+  String schemaResource() {
+    return "postgresql.sql";
+  }
+
+  @Override
+  String timestampType() {
+    return "TIMESTAMPTZ";
+  }
+
+  @Override
+  Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
+    try (PreparedStatement ps = prepare(c, grant)) {
+      ps.setString(1, name);
+      ps.setString(2, owner);
+      ps.setLong(3, leaseMicros);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : null;
+      }
+    }
+  }
+
+  @Override
+  Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+    int n = grants.size();
+    String[] names = new String[n];
+    String[] owners = new String[n];
+    Long[] tokens = new Long[n];
+    for (int i = 0; i < n; i++) {
+      Grant g = grants.get(i);
+      names[i] = g.name();
+      owners[i] = g.owner();
+      tokens[i] = g.token();
+    }
+    Set<Grant> renewed = new HashSet<>();
+    Array a1 = c.createArrayOf("text", names);
+    Array a2 = c.createArrayOf("text", owners);
+    Array a3 = c.createArrayOf("bigint", tokens);
+    try (PreparedStatement ps = prepare(c, renew)) {
+      ps.setLong(1, leaseMicros);
+      ps.setArray(2, a1);
+      ps.setArray(3, a2);
+      ps.setArray(4, a3);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          renewed.add(new Grant(rs.getString(1), rs.getString(2), rs.getLong(3)));
+        }
+      }
+    } finally {
+      a1.free();
+      a2.free();
+      a3.free();
+    }
+    return renewed;
+  }
+}

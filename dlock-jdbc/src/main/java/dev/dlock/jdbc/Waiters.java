@@ -1,0 +1,54 @@
+package dev.dlock.jdbc;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * This client's owners that hold a place in the database's waiter queue, and for which name. Why
+ * keep it locally: it tells tryAcquire whether a place must be taken (and the race with a release
+ * re-checked), tells grant and cancel whether there is a queue row to delete, lets the inbox
+ * thread heartbeat only while someone waits and notice which rows a release removed, and deletes
+ * this client's rows when it closes. The engine lets one owner per name and client wait at a time.
+ */
+final class Waiters {
+  private final ConcurrentHashMap<String, String> nameByOwner = new ConcurrentHashMap<>();
+  private volatile long lastArmedNanos = System.nanoTime();
+
+  boolean isArmed(String owner) {
+    return nameByOwner.containsKey(owner);
+  }
+
+  /** Records a queue row that is committed. */
+  void armed(String name, String owner) {
+    nameByOwner.put(owner, name);
+    lastArmedNanos = System.nanoTime();
+  }
+
+  /** Forgets the owner's place; true if it had one, which only one caller ever sees. */
+  boolean disarm(String owner) {
+    return nameByOwner.remove(owner) != null;
+  }
+
+  /** Forgets the places held for {@code name} (woken by a notification); true if there were any. */
+  boolean disarmName(String name) {
+    return nameByOwner.values().removeIf(name::equals);
+  }
+
+  /** Owner to name, at this moment. */
+  Map<String, String> snapshot() {
+    return Map.copyOf(nameByOwner);
+  }
+
+  Set<String> names() {
+    return Set.copyOf(nameByOwner.values());
+  }
+
+  boolean isEmpty() {
+    return nameByOwner.isEmpty();
+  }
+
+  long nanosSinceLastArmed() {
+    return System.nanoTime() - lastArmedNanos;
+  }
+}

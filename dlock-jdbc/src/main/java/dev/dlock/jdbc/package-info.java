@@ -1,0 +1,6 @@
+/**
+ * The JDBC backend: lease locks (scheme S1) in one table on PostgreSQL, MariaDB/MySQL and H2.
+ * Open it with {@code LockClient.connect("jdbc:...")} ({@link dev.dlock.jdbc.JdbcBackendProvider})
+ * or build it on a DataSource with {@link dev.dlock.jdbc.JdbcLockBackend#builder()}.
+ */
+package dev.dlock.jdbc;

@@ -1,0 +1,29 @@
+-- The dlock lease-lock tables (scheme S1) for H2 2.x.
+-- dlock creates them when absent; run this yourself when the application may not create tables,
+-- replacing dlock_locks everywhere if you configured another table name.
+--
+-- dlock_locks: one row per lock name. Rows are never deleted: a released lock keeps its row
+-- (owner and expiry cleared) so that its fencing token keeps growing. Expiry is decided with the
+-- database clock, CURRENT_TIMESTAMP, a TIMESTAMP WITH TIME ZONE.
+CREATE TABLE IF NOT EXISTS dlock_locks (
+  name        VARCHAR(255) NOT NULL PRIMARY KEY,
+  owner       VARCHAR(255),
+  token       BIGINT       NOT NULL,
+  expires_at  TIMESTAMP(6) WITH TIME ZONE,
+  acquired_at TIMESTAMP(6) WITH TIME ZONE
+);
+
+-- dlock_locks_waiters: the clients waiting for a lock, oldest first. A release deletes the oldest
+-- live row of its name; the waiting client's inbox poller sees its row gone and wakes its waiter,
+-- so one waiter wakes per release. Waiting clients refresh seen_at every few seconds; rows of dead
+-- clients go stale.
+CREATE TABLE IF NOT EXISTS dlock_locks_waiters (
+  name      VARCHAR(255) NOT NULL,
+  owner     VARCHAR(255) NOT NULL,
+  inbox     VARCHAR(64)  NOT NULL,
+  queued_at TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  seen_at   TIMESTAMP(6) WITH TIME ZONE NOT NULL,
+  PRIMARY KEY (name, owner)
+);
+
+CREATE INDEX IF NOT EXISTS dlock_locks_waiters_inbox ON dlock_locks_waiters (inbox);

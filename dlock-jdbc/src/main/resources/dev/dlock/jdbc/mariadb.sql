@@ -1,0 +1,29 @@
+-- The dlock lease-lock tables (scheme S1) for MariaDB 10.6 or later.
+-- dlock creates them when absent; run this yourself when the application may not create tables,
+-- replacing dlock_locks everywhere if you configured another table name.
+--
+-- dlock_locks: one row per lock name. Rows are never deleted: a released lock keeps its row
+-- (owner and expiry cleared) so that its fencing token keeps growing. Times are the server's
+-- UTC_TIMESTAMP(6) stored as DATETIME(6), so no client's session time zone matters. Names compare
+-- byte for byte: no case folding, no trailing-space padding.
+CREATE TABLE IF NOT EXISTS dlock_locks (
+  name        VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL PRIMARY KEY,
+  owner       VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NULL,
+  token       BIGINT      NOT NULL,
+  expires_at  DATETIME(6) NULL,
+  acquired_at DATETIME(6) NULL
+) ENGINE = InnoDB;
+
+-- dlock_locks_waiters: the clients waiting for a lock, oldest first. A release deletes the oldest
+-- live row of its name; the waiting client's inbox poller sees its row gone and wakes its waiter,
+-- so one waiter wakes per release. Waiting clients refresh seen_at every few seconds; rows of dead
+-- clients go stale.
+CREATE TABLE IF NOT EXISTS dlock_locks_waiters (
+  name      VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+  owner     VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+  inbox     VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  queued_at DATETIME(6) NOT NULL,
+  seen_at   DATETIME(6) NOT NULL,
+  PRIMARY KEY (name, owner),
+  KEY dlock_locks_waiters_inbox (inbox)
+) ENGINE = InnoDB;

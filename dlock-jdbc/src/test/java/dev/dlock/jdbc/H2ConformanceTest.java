@@ -1,0 +1,27 @@
+package dev.dlock.jdbc;
+
+import dev.dlock.LockClient;
+import dev.dlock.LockClientBuilder;
+import dev.dlock.testkit.LockConformanceSuite;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The conformance suite on an in-memory H2, each client built on a plain DataSource. */
+class H2ConformanceTest extends LockConformanceSuite {
+  private static H2Database database;
+
+  @BeforeAll
+  static void startServer() {
+    database = new H2Database();
+  }
+
+  @AfterAll
+  static void stopServer() {
+    database.close();
+  }
+
+  @Override
+  protected LockClientBuilder newClientBuilder() {
+    return LockClient.builder().backend(JdbcLockBackend.builder().dataSource(database.dataSource()).build());
+  }
+}

@@ -1,0 +1,399 @@
+package dev.dlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockClient;
+import dev.dlock.LockException;
+import dev.dlock.LockInfo;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The backend's own promises, driven through the SPI against a real database: owner and token
+ * checks, tokens that survive releases, expiry and retry hints by the database clock, one FIFO
+ * wake-up per release, batch renewal, table checks and error mapping. Each database runs it in a
+ * subclass that starts the server.
+ */
+abstract class LeaseBackendCases {
+  private static final Duration LONG = Duration.ofSeconds(30);
+  private static final Duration PATIENCE = Duration.ofSeconds(10);
+  private static final AtomicInteger SEQ = new AtomicInteger();
+
+  private final List<LockBackend> backends = new ArrayList<>();
+  private final List<LockClient> clients = new ArrayList<>();
+
+  /** The database the subclass started. */
+  abstract TestDatabase db();
+
+  /** SQL setting expires_at of the row named by the second parameter to database now + ? seconds. */
+  abstract String shiftExpirySql();
+
+  @AfterEach
+  void closeAll() {
+    clients.forEach(LockClient::close);
+    backends.forEach(LockBackend::close);
+  }
+
+  // ---- helpers
+
+  private static String name() {
+    return "case-" + SEQ.incrementAndGet() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+  }
+
+  private static String table(String role) {
+    return "t" + SEQ.incrementAndGet() + "_" + role;
+  }
+
+  private LockBackend backend(TestContext context, JdbcLockBackend.Builder builder) {
+    LockBackend b = builder.build();
+    backends.add(b);
+    b.start(context);
+    return b;
+  }
+
+  private LockBackend backend(TestContext context) {
+    return backend(context, JdbcLockBackend.builder().url(db().url()));
+  }
+
+  private LockClient client(JdbcLockBackend.Builder builder) {
+    LockClient c = LockClient.builder().backend(builder.build()).build();
+    clients.add(c);
+    return c;
+  }
+
+  private static Grant granted(LockBackend b, String name, String owner) {
+    Attempt a = b.tryAcquire(name, owner, LONG, false);
+    assertThat(a.isGranted()).as("%s for %s", a, owner).isTrue();
+    return new Grant(name, owner, a.token());
+  }
+
+  private Object query(String sql, Object... args) throws SQLException {
+    try (Connection c = db().dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getObject(1) : null;
+      }
+    }
+  }
+
+  private void shiftExpiry(String name, int seconds) throws SQLException {
+    try (Connection c = db().dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement(shiftExpirySql())) {
+      ps.setInt(1, seconds);
+      ps.setString(2, name);
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  // ---- grant, held, renew, release
+
+  @Test
+  void grantHeldRenewAndReleaseCheckOwnerAndToken() {
+    LockBackend a = backend(new TestContext("a"));
+    LockBackend b = backend(new TestContext("b"));
+    String name = name();
+    Grant g = granted(a, name, "a:1");
+
+    Attempt held = b.tryAcquire(name, "b:1", LONG, false);
+    assertThat(held.isGranted()).isFalse();
+    assertThat(held.holder()).contains("a:1");
+    assertThat(held.retryAfter()).isBetween(LONG.minusSeconds(10), LONG);
+
+    Grant wrongToken = new Grant(name, "a:1", g.token() + 1);
+    Grant wrongOwner = new Grant(name, "b:1", g.token());
+    assertThat(a.renew(List.of(g, wrongToken, wrongOwner), LONG))
+        .containsExactlyInAnyOrder(wrongToken, wrongOwner);
+    assertThat(b.release(wrongOwner)).isFalse();
+    assertThat(a.release(wrongToken)).isFalse();
+    assertThat(b.tryAcquire(name, "b:2", LONG, false).isGranted()).as("after failed releases").isFalse();
+    assertThat(a.release(g)).isTrue();
+    assertThat(a.release(g)).as("a second release").isFalse();
+    assertThat(a.renew(List.of(g), LONG)).containsExactly(g);
+    assertThat(granted(b, name, "b:3").token()).isGreaterThan(g.token());
+  }
+
+  @Test
+  void tokensGrowAcrossReleasesBecauseTheRowIsKept() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    String name = name();
+    long last = 0;
+    for (int i = 1; i <= 3; i++) {
+      Grant g = granted(a, name, "a:" + i);
+      assertThat(g.token()).isEqualTo(last + 1);
+      last = g.token();
+      assertThat(a.release(g)).isTrue();
+      assertThat(query("SELECT owner FROM dlock_locks WHERE name = ?", name)).isNull();
+      assertThat(((Number) query("SELECT token FROM dlock_locks WHERE name = ?", name)).longValue())
+          .isEqualTo(last);
+    }
+  }
+
+  @Test
+  void expiryAndRetryHintsFollowTheDatabaseClock() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    LockBackend b = backend(new TestContext("b"));
+    String name = name();
+    // Granted for 100 ms, but the row says one hour from the database's now: it is held for that.
+    Attempt first = a.tryAcquire(name, "a:1", Duration.ofMillis(100), false);
+    assertThat(first.isGranted()).isTrue();
+    shiftExpiry(name, 3600);
+    Attempt held = b.tryAcquire(name, "b:1", LONG, false);
+    assertThat(held.isGranted()).isFalse();
+    assertThat(held.retryAfter()).isBetween(Duration.ofMinutes(55), Duration.ofMinutes(60));
+
+    // Granted for 30 s, but the row says a second ago: it is free, and the old grant is gone.
+    Grant g = granted(a, name(), "a:2");
+    shiftExpiry(g.name(), -1);
+    assertThat(a.renew(List.of(g), LONG)).containsExactly(g);
+    Grant next = granted(b, g.name(), "b:2");
+    assertThat(next.token()).isEqualTo(g.token() + 1);
+    assertThat(a.release(g)).isFalse();
+    assertThat(b.release(next)).isTrue();
+  }
+
+  @Test
+  void inspectionReportsHeldUnexpiredGrantsByTheDatabaseClock() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    String prefix = name();
+    Grant b = granted(a, prefix + "-b", "a:1");
+    Grant c = granted(a, prefix + "-c", "a:2");
+    Grant released = granted(a, prefix + "-a", "a:3");
+    Grant expired = granted(a, prefix + "-d", "a:4");
+    assertThat(a.release(released)).isTrue();
+    shiftExpiry(expired.name(), -1);
+    shiftExpiry(c.name(), 600);
+
+    LockInfo info = a.inspect(b.name()).orElseThrow();
+    assertThat(info.owner()).isEqualTo("a:1");
+    assertThat(info.token()).isEqualTo(b.token());
+    assertThat(info.remaining()).isBetween(LONG.minusSeconds(10), LONG);
+    assertThat(a.inspect(released.name())).isEmpty();
+    assertThat(a.inspect(expired.name())).isEmpty();
+    assertThat(a.inspect(name())).as("a name never used").isEmpty();
+    List<LockInfo> mine = a.inspectAll().stream().filter(i -> i.name().startsWith(prefix)).toList();
+    assertThat(mine).extracting(LockInfo::name).containsExactly(b.name(), c.name());
+    assertThat(mine.get(1).remaining()).isBetween(Duration.ofSeconds(590), Duration.ofSeconds(600));
+  }
+
+  @Test
+  void renewalOfManyLeasesReportsExactlyTheLostOnes() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    List<Grant> grants = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      grants.add(granted(a, name() + "-" + "x".repeat(i), "a:" + i));
+    }
+    assertThat(a.renew(grants, LONG)).isEmpty();
+    shiftExpiry(grants.get(3).name(), -1);
+    shiftExpiry(grants.get(17).name(), -1);
+    assertThat(a.renew(grants, LONG)).containsExactlyInAnyOrder(grants.get(3), grants.get(17));
+    assertThat(a.renew(List.of(), LONG)).isEmpty();
+  }
+
+  // ---- waiting
+
+  @Test
+  void eachReleaseWakesTheOldestWaitingClientOnly() throws InterruptedException {
+    LockBackend holder = backend(new TestContext("h"));
+    TestContext first = new TestContext("w1");
+    TestContext second = new TestContext("w2");
+    LockBackend b1 = backend(first);
+    LockBackend b2 = backend(second);
+    String name = name();
+    Grant held = granted(holder, name, "h:1");
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    assertThat(b2.tryAcquire(name, "w2:1", LONG, true).isGranted()).isFalse();
+
+    assertThat(holder.release(held)).isTrue();
+    assertThat(first.nextWakeUp(PATIENCE)).isEqualTo(name);
+    Grant g1 = granted(b1, name, "w1:1");
+    assertThat(second.nextWakeUp(Duration.ofMillis(300))).as("the younger waiter").isNull();
+
+    assertThat(b1.release(g1)).isTrue();
+    assertThat(second.nextWakeUp(PATIENCE)).isEqualTo(name);
+    assertThat(granted(b2, name, "w2:1").token()).isGreaterThan(g1.token());
+    assertThat(first.nextWakeUp(Duration.ZERO)).isNull();
+  }
+
+  @Test
+  void aCancelledWaiterIsNotWoken() throws InterruptedException, SQLException {
+    LockBackend holder = backend(new TestContext("h"));
+    TestContext gaveUp = new TestContext("w1");
+    TestContext waiting = new TestContext("w2");
+    LockBackend b1 = backend(gaveUp);
+    LockBackend b2 = backend(waiting);
+    String name = name();
+    Grant held = granted(holder, name, "h:1");
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    assertThat(b2.tryAcquire(name, "w2:1", LONG, true).isGranted()).isFalse();
+    b1.cancel(name, "w1:1");
+    assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ? AND owner = ?", name, "w1:1"))
+        .isNull();
+    assertThat(holder.release(held)).isTrue();
+    assertThat(waiting.nextWakeUp(PATIENCE)).isEqualTo(name);
+    assertThat(gaveUp.nextWakeUp(Duration.ZERO)).isNull();
+  }
+
+  @Test
+  void cancelReleasesAGrantMadeToTheCancelledOwner() {
+    LockBackend a = backend(new TestContext("a"));
+    LockBackend b = backend(new TestContext("b"));
+    String name = name();
+    granted(a, name, "a:1");
+    a.cancel(name, "a:1");
+    granted(b, name, "b:1");
+  }
+
+  @Test
+  void aOneShotTryLeavesNoQueueEntry() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    LockBackend b = backend(new TestContext("b"));
+    String name = name();
+    granted(a, name, "a:1");
+    assertThat(b.tryAcquire(name, "b:1", LONG, false).isGranted()).isFalse();
+    assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ?", name)).isNull();
+  }
+
+  @Test
+  void closingABackendRemovesItsQueueEntries() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    LockBackend b = backend(new TestContext("b"));
+    String name = name();
+    granted(a, name, "a:1");
+    assertThat(b.tryAcquire(name, "b:1", LONG, true).isGranted()).isFalse();
+    assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ?", name)).isEqualTo("b:1");
+    b.close();
+    assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ?", name)).isNull();
+  }
+
+  // ---- tables
+
+  @Test
+  void aCustomTableIsCreatedAndItsNameColumnSetsTheNameLimit() throws Exception {
+    String table = table("locks");
+    db().execute("CREATE TABLE " + table + " (name VARCHAR(64) NOT NULL PRIMARY KEY,"
+        + " owner VARCHAR(255), token BIGINT NOT NULL, expires_at " + timestampType() + ","
+        + " acquired_at " + timestampType() + ")");
+    LockClient client = client(JdbcLockBackend.builder().dataSource(db().dataSource()).table(table));
+    assertThat(query("SELECT COUNT(*) FROM " + table + "_waiters")).isNotNull();
+    client.lock("n".repeat(64)).tryAcquire().orElseThrow().close();
+    assertThatThrownBy(() -> client.lock("n".repeat(65))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("64").hasMessageContaining("65");
+    LockClient defaults = client(JdbcLockBackend.builder().url(db().url()));
+    assertThatThrownBy(() -> defaults.lock("n".repeat(256))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("255");
+  }
+
+  /** The timestamp type of the shipped tables, for hand-made ones. */
+  abstract String timestampType();
+
+  @Test
+  void aTableOfTheWrongShapeIsRefusedNamingTheColumn() throws Exception {
+    String ts = timestampType();
+    String missingOwner = table("noowner");
+    String textToken = table("texttoken");
+    String badTime = table("badtime");
+    String noKey = table("nokey");
+    db().execute(
+        "CREATE TABLE " + missingOwner + " (name VARCHAR(255) NOT NULL PRIMARY KEY, token BIGINT NOT NULL,"
+            + " expires_at " + ts + ", acquired_at " + ts + ")",
+        "CREATE TABLE " + textToken + " (name VARCHAR(255) NOT NULL PRIMARY KEY, owner VARCHAR(255),"
+            + " token VARCHAR(20), expires_at " + ts + ", acquired_at " + ts + ")",
+        "CREATE TABLE " + badTime + " (name VARCHAR(255) NOT NULL PRIMARY KEY, owner VARCHAR(255),"
+            + " token BIGINT NOT NULL, expires_at " + db().badTimestampType() + ", acquired_at " + ts + ")",
+        "CREATE TABLE " + noKey + " (name VARCHAR(255) NOT NULL, owner VARCHAR(255),"
+            + " token BIGINT NOT NULL, expires_at " + ts + ", acquired_at " + ts + ")");
+    assertRefused(missingOwner, "'owner'", "missing");
+    assertRefused(textToken, "'token'", "BIGINT");
+    assertRefused(badTime, "'expires_at'", timestampType().replaceAll("\\(.*", "").toUpperCase());
+    assertRefused(noKey, "'name'", "primary key");
+  }
+
+  private void assertRefused(String table, String column, String problem) {
+    JdbcLockBackend.Builder builder = JdbcLockBackend.builder().url(db().url()).table(table);
+    assertThatThrownBy(() -> client(builder)).isInstanceOf(LockException.class)
+        .isNotInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining(table).hasMessageContaining(column).hasMessageContaining(problem);
+  }
+
+  @Test
+  void aMissingTableIsNotCreatedWhenCreatingIsOff() {
+    String table = table("absent");
+    JdbcLockBackend.Builder builder =
+        JdbcLockBackend.builder().url(db().url()).table(table).createTable(false);
+    assertThatThrownBy(() -> client(builder)).isInstanceOf(LockException.class)
+        .hasMessageContaining(table).hasMessageContaining("does not exist")
+        .hasMessageContaining("CREATE TABLE");
+  }
+
+  // ---- errors and descriptions
+
+  @Test
+  void anSqlErrorIsALockExceptionNeverHeld() throws Exception {
+    String table = table("dropped");
+    LockBackend a = backend(new TestContext("a"), JdbcLockBackend.builder().url(db().url()).table(table));
+    String name = name();
+    granted(a, name, "a:1");
+    db().execute("DROP TABLE " + table, "DROP TABLE " + table + "_waiters");
+    assertThatThrownBy(() -> a.tryAcquire(name, "a:2", LONG, true))
+        .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining(name).hasCauseInstanceOf(SQLException.class);
+    assertThatThrownBy(() -> a.renew(List.of(new Grant(name, "a:1", 1)), LONG))
+        .isInstanceOf(LockException.class);
+  }
+
+  @Test
+  void aDataSourceBackendDescribesItselfByTheDatabaseUrl() throws SQLException {
+    LockBackend a = backend(new TestContext("a"), JdbcLockBackend.builder().dataSource(db().dataSource()));
+    assertThat(a.describe()).startsWith("jdbc:");
+    Grant g = granted(a, name(), "a:1");
+    assertThat(a.release(g)).isTrue();
+  }
+
+  @Test
+  void theUrlIsDescribedWithoutItsPassword() {
+    LockBackend a = backend(new TestContext("a"), JdbcLockBackend.builder().url(db().passwordUrl()));
+    assertThat(a.describe()).contains("***").doesNotContain(TestDatabase.SECRET);
+  }
+
+  @Test
+  void aLockClientConnectsByUrl() {
+    try (LockClient client = LockClient.connect(db().url())) {
+      String name = name();
+      var first = client.lock(name).tryAcquire().orElseThrow();
+      first.close();
+      try (LockClient other = LockClient.connect(db().url())) {
+        var lease = other.lock(name).tryAcquire().orElseThrow();
+        assertThat(lease.token()).isGreaterThan(first.token());
+        lease.close();
+      }
+    }
+  }
+
+  @Test
+  void renewedRowsMoveTheirExpiryByTheDatabaseClock() throws SQLException {
+    LockBackend a = backend(new TestContext("a"));
+    Grant g = granted(a, name(), "a:1");
+    shiftExpiry(g.name(), 2);
+    assertThat(a.renew(Set.of(g), Duration.ofHours(2))).isEmpty();
+    LockBackend b = backend(new TestContext("b"));
+    Attempt held = b.tryAcquire(g.name(), "b:1", LONG, false);
+    assertThat(held.retryAfter()).isGreaterThan(Duration.ofMinutes(110));
+  }
+}

