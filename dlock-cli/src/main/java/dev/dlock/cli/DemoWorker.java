@@ -1,0 +1,150 @@
+package dev.dlock.cli;
+
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockListener;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
+
+/**
+ * One worker process of {@code dlock demo}: K buyer threads that buy one item at a time through one
+ * strategy until the stock reads zero. It prints READY once connected, starts on GO from stdin,
+ * and ends with one RESULT line that the coordinator adds up.
+ */
+public final class DemoWorker {
+  /** Between reading and writing the stock a buyer checks the payment: the window races fall in. */
+  static final long CHECKOUT_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+  private final String url;
+  private final Strategy strategy;
+  private final AtomicInteger waits = new AtomicInteger();
+  private LockClient client;
+
+  private DemoWorker(String url, Strategy strategy) {
+    this.url = url;
+    this.strategy = strategy;
+  }
+
+  /** {@code DemoWorker URL STRATEGY BUYERS}. */
+  public static void main(String[] args) {
+    int status;
+    try {
+      status = new DemoWorker(args[0], Strategy.valueOf(args[1])).run(Integer.parseInt(args[2]));
+    } catch (Exception e) {
+      System.err.println("dlock demo worker: " + e.getMessage());
+      status = 1;
+    }
+    System.exit(status);
+  }
+
+  private int run(int buyers) throws Exception {
+    client = strategy.lockUrl(url) == null ? null : LockClient.builder().url(strategy.lockUrl(url))
+        .clientName("demo").listener(new LockListener() {
+          @Override
+          public void waited(String name) {
+            waits.incrementAndGet();
+          }
+        }).build();
+    List<Buyer> all = new ArrayList<>();
+    for (int i = 0; i < buyers; i++) {
+      all.add(new Buyer(DriverManager.getConnection(url)));
+    }
+    System.out.println("READY");
+    System.out.flush();
+    String go = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    if (!"GO".equals(go)) {
+      return 2;
+    }
+    for (Buyer b : all) {
+      b.start();
+    }
+    int sold = 0;
+    List<Long> micros = new ArrayList<>();
+    for (Buyer b : all) {
+      b.join();
+      if (b.failure != null) {
+        throw b.failure;
+      }
+      sold += b.latencies.size();
+      micros.addAll(b.latencies);
+      b.connection.close();
+    }
+    if (client != null) {
+      client.close();
+    }
+    System.out.println("RESULT " + sold + " " + waits.get() + " "
+        + micros.stream().map(String::valueOf).collect(Collectors.joining(",")));
+    return 0;
+  }
+
+  /** One buyer thread on its own connection. */
+  private final class Buyer extends Thread {
+    final Connection connection;
+    final List<Long> latencies = new ArrayList<>();
+    Exception failure;
+
+    Buyer(Connection connection) {
+      this.connection = connection;
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (true) {
+          long t0 = System.nanoTime();
+          if (!buyOne()) {
+            return;
+          }
+          latencies.add((System.nanoTime() - t0) / 1000);
+        }
+      } catch (Exception e) {
+        failure = e;
+      }
+    }
+
+    private boolean buyOne() throws Exception {
+      if (client == null) {
+        return readCheckWrite();
+      }
+      try (Lease lease = client.lock("demo-stock-" + Shop.ITEM).acquire()) {
+        return readCheckWrite();
+      }
+    }
+
+    private boolean readCheckWrite() throws Exception {
+      int left = Shop.quantity(connection);
+      if (left <= 0) {
+        return false;
+      }
+      LockSupport.parkNanos(CHECKOUT_NANOS);
+      Shop.write(connection, left - 1);
+      return true;
+    }
+  }
+
+  /** How buyers keep each other out. */
+  enum Strategy {
+    NONE("no lock"),
+    LEASE("S1 lease lock");
+
+    final String label;
+
+    Strategy(String label) {
+      this.label = label;
+    }
+
+    /** The lock URL for this strategy on the shop's database, or null for no lock. */
+    String lockUrl(String shopUrl) {
+      return this == NONE ? null : shopUrl;
+    }
+  }
+}
