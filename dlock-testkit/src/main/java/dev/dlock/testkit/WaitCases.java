@@ -199,43 +199,15 @@ interface WaitCases extends SuiteCase {
 
   @Test
   default void eachReleaseWakesOneWaiter() throws InterruptedException {
+    // One waiting thread per client: only release notifications move them (no polling), so every
+    // wake-up is counted exactly, and a lost notification shows up as a waiter stuck past the slack.
     int waiters = 5;
     String name = f().name();
     LockClient holder = f().client();
-    Lease held = take(holder.lock(name));
-    List<LockClient> clients = new ArrayList<>();
-    List<Worker<Long>> workers = new ArrayList<>();
-    Duration patience = f().patience();
-    for (int i = 0; i < waiters; i++) {
-      // No polling: only release notifications move these waiters, so every wake-up is counted
-      // exactly, and a lost notification shows up as a waiter stuck past the slack.
-      LockClient client = f().waitingClient();
-      DistributedLock lock = client.lock(name);
-      clients.add(client);
-      workers.add(f().start("waiter-" + i, () -> {
-        try (Lease lease = lock.acquire(patience)) {
-          return lease.token();
-        }
-      }));
-    }
-    for (LockClient c : clients) {
-      f().events(c).awaitCount(WAITED, name, 1, f().slack());
-    }
-    held.close();
-    Set<Long> tokens = new HashSet<>();
-    for (Worker<Long> w : workers) {
-      tokens.add(w.join(f().slack()));
-    }
-    assertThat(tokens).hasSize(waiters).allMatch(t -> t > held.token());
-
-    int woken = 0;
-    int released = f().events(holder).count(RELEASED, name);
-    for (LockClient c : clients) {
-      woken += f().events(c).count(WOKEN, name);
-      released += f().events(c).count(RELEASED, name);
-    }
-    assertThat(released).as("releases: the holder's and each waiter's").isEqualTo(waiters + 1);
-    assertThat(woken)
+    WakeUps w = releaseToQueuedWaiters(name, take(holder.lock(name)), waiters, 1);
+    assertThat(w.released + f().events(holder).count(RELEASED, name))
+        .as("releases: the holder's and each waiter's").isEqualTo(waiters + 1);
+    assertThat(w.woken)
         .as("wake-ups: one per release that found a waiter (the holder's and the first %d"
             + " acquirers'; the last release found none)", waiters - 1)
         .isEqualTo(f().notifies() ? waiters : 0);
@@ -247,8 +219,26 @@ interface WaitCases extends SuiteCase {
     int clientCount = 3;
     int threadsPerClient = 3;
     String name = f().name();
-    LockClient holder = f().client();
-    Lease held = take(holder.lock(name));
+    WakeUps w = releaseToQueuedWaiters(name, take(f().client().lock(name)), clientCount, threadsPerClient);
+    // Not exact here: a client's next thread may find the lock free on its first try, so the
+    // release before it needs no wake-up. But never more than one per release that had a waiter.
+    assertThat(w.woken).as("wake-ups for %d releases that had a waiter", clientCount * threadsPerClient)
+        .isBetween(f().notifies() ? 1 : 0, clientCount * threadsPerClient);
+  }
+
+  /** What the waiting clients counted. */
+  final class WakeUps {
+    int woken;
+    int released;
+  }
+
+  /**
+   * Queues {@code threadsPerClient} threads on each of {@code clientCount} fresh waiting clients
+   * behind {@code held}, releases it once every thread waits, and lets each acquirer release at
+   * once. Every waiter must get the lock with a newer token; returns what the clients counted.
+   */
+  private WakeUps releaseToQueuedWaiters(String name, Lease held, int clientCount, int threadsPerClient)
+      throws InterruptedException {
     List<LockClient> clients = new ArrayList<>();
     List<Worker<Long>> workers = new ArrayList<>();
     Duration patience = f().patience();
@@ -273,14 +263,12 @@ interface WaitCases extends SuiteCase {
     for (Worker<Long> w : workers) {
       tokens.add(w.join(f().slack()));
     }
-    assertThat(tokens).hasSize(workers.size());
-    int woken = 0;
+    assertThat(tokens).hasSize(workers.size()).allMatch(t -> t > held.token());
+    WakeUps counted = new WakeUps();
     for (LockClient c : clients) {
-      woken += f().events(c).count(WOKEN, name);
+      counted.woken += f().events(c).count(WOKEN, name);
+      counted.released += f().events(c).count(RELEASED, name);
     }
-    // Not exact here: a client's next thread may find the lock free on its first try, so the
-    // release before it needs no wake-up. But never more than one per release that had a waiter.
-    assertThat(woken).as("wake-ups for %d releases that had a waiter", workers.size())
-        .isBetween(f().notifies() ? 1 : 0, workers.size());
+    return counted;
   }
 }
