@@ -64,7 +64,7 @@ public final class BenchMain {
         rows.add(row);
       }
     }
-    return new ResultTable(rows, s.targets().get(0));
+    return new ResultTable(rows, s.baseline());
   }
 
   /** What the columns mean, below the table. */
@@ -75,6 +75,7 @@ public final class BenchMain {
     }
     sb.append("ops/s: JMH throughput over all threads (W4: handoffs per second of the two-client ping-pong).\n");
     sb.append("p50/p99: JMH SampleTime of one lock+unlock (W4: unlock to the waiter's lock() returning).\n");
+    sb.append(Targets.legend(s.targets()));
     sb.append("Settings: ").append(s.describe()).append(".");
     return sb.toString();
   }

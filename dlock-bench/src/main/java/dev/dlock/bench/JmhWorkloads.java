@@ -1,6 +1,8 @@
 package dev.dlock.bench;
 
+import dev.dlock.bench.targets.Targets;
 import java.util.Collection;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.RunResult;
@@ -16,6 +18,8 @@ final class JmhWorkloads {
   private JmhWorkloads() {}
 
   static Row run(Workload workload, String target, Settings s) throws RunnerException {
+    // Starts what the target needs (a database) here, so every fork shares this one.
+    List<String> forkArgs = s.forks() > 0 ? Targets.create(target).forkJvmArgs() : List.of();
     Options options = new OptionsBuilder()
         .include(Pattern.quote(LockBench.class.getName() + "." + workload.benchmarkMethod()) + "$")
         .param("target", target)
@@ -25,6 +29,7 @@ final class JmhWorkloads {
         .measurementIterations(s.iterations())
         .measurementTime(s.time())
         .verbosity(s.verbose() ? VerboseMode.NORMAL : VerboseMode.SILENT)
+        .jvmArgsAppend(forkArgs.toArray(String[]::new))
         .shouldFailOnError(true)
         .build();
     Collection<RunResult> results = new Runner(options).run();

@@ -13,15 +13,17 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * What one {@code ./bench} run does, from its command line. The iteration flags use JMH's own
  * names and also size W4: its warm-up lasts {@code -wi × -w} and its measurement {@code -i × -r}.
  */
-public record Settings(List<Workload> workloads, List<String> targets, int forks,
+public record Settings(List<Workload> workloads, List<String> targets, String baseline, int forks,
     int warmupIterations, TimeValue warmupTime, int iterations, TimeValue time, boolean verbose,
     Path out, boolean help) {
 
   static final String USAGE = String.join("\n",
       "usage: ./bench [options]",
       "  --quick               a few seconds in all, for a smoke run (numbers are rough)",
-      "  --targets a,b,...     targets to run, the first is the baseline of the ratio column",
-      "                        (default and known: " + String.join(",", Targets.names()) + ")",
+      "  --targets a,b,...     targets to run, in table order (default " + String.join(",", Targets.defaults()) + ";",
+      "                        known: " + String.join(",", Targets.names()) + ";",
+      "                        " + Targets.JDBC + " = the JDBC targets, on one embedded PostgreSQL)",
+      "  --baseline NAME       the target the ratio column divides by (default the first target)",
       "  --workloads W1,...    workloads to run (default W1,W2,W3,W4)",
       "  -f N                  JMH forks per benchmark (default 1, --quick 0 = in this JVM)",
       "  -wi N  -w TIME        warm-up iterations and their time (default 2 x 1s)",
@@ -55,7 +57,8 @@ public record Settings(List<Workload> workloads, List<String> targets, int forks
   public static Settings parse(String... args) {
     boolean quick = Arrays.asList(args).contains("--quick");
     List<Workload> workloads = List.of(Workload.values());
-    List<String> targets = Targets.names();
+    List<String> targets = Targets.defaults();
+    String baseline = null;
     int forks = quick ? 0 : 1;
     int wi = quick ? 1 : 2;
     TimeValue w = quick ? TimeValue.milliseconds(100) : TimeValue.seconds(1);
@@ -69,6 +72,7 @@ public record Settings(List<Workload> workloads, List<String> targets, int forks
       switch (a) {
         case "--quick" -> { }
         case "--targets" -> targets = targets(value(args, ++k, a));
+        case "--baseline" -> baseline = Targets.check(value(args, ++k, a));
         case "--workloads" -> workloads = workloads(value(args, ++k, a));
         case "-f" -> forks = count(value(args, ++k, a), a);
         case "-wi" -> wi = count(value(args, ++k, a), a);
@@ -84,7 +88,13 @@ public record Settings(List<Workload> workloads, List<String> targets, int forks
     if (i == 0) {
       throw new IllegalArgumentException("-i must be at least 1");
     }
-    return new Settings(workloads, targets, forks, wi, w, i, r, verbose, out, help);
+    if (baseline == null) {
+      baseline = targets.get(0);
+    } else if (!targets.contains(baseline)) {
+      throw new IllegalArgumentException("--baseline " + baseline + " is not among the targets run: "
+          + String.join(",", targets));
+    }
+    return new Settings(workloads, targets, baseline, forks, wi, w, i, r, verbose, out, help);
   }
 
   private static String value(String[] args, int k, String option) {
@@ -97,7 +107,11 @@ public record Settings(List<Workload> workloads, List<String> targets, int forks
   private static List<String> targets(String csv) {
     List<String> names = new ArrayList<>();
     for (String name : csv.split(",")) {
-      names.add(Targets.check(name.trim()));
+      for (String target : Targets.expand(name.trim())) {
+        if (!names.contains(target)) {
+          names.add(target);
+        }
+      }
     }
     return List.copyOf(names);
   }

@@ -39,4 +39,25 @@ class BenchSmokeTest {
         .containsPattern("(?m)^W1 +\\| reentrant +\\| +1 \\| .* \\| +1x$");
     assertThat(progress.toString(StandardCharsets.UTF_8)).contains("W4 on mem");
   }
+
+  /** Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here. */
+  @Test
+  void jdbcPgRunsW1AndW4OnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--targets", "jdbc-pg", "--workloads", "W1,W4", "-f", "0",
+        "-wi", "0", "-i", "1", "-r", "100ms", "--out", dir.resolve("r.md").toString());
+
+    ResultTable table = BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true,
+        StandardCharsets.UTF_8));
+
+    assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "jdbc-pg", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W4, "jdbc-pg", 2));
+    for (Row r : table.rows()) {
+      assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
+      assertThat(r.p50Nanos()).as("p50 of %s", r).isPositive().isFinite();
+      assertThat(r.p99Nanos()).as("p99 of %s", r).isGreaterThanOrEqualTo(r.p50Nanos()).isFinite();
+    }
+    assertThat(table.text()).containsPattern("(?m)^W4 +\\| jdbc-pg +\\| +2 \\| .* \\| +1x$");
+    assertThat(BenchMain.legend(s)).contains("embedded PostgreSQL");
+  }
 }

@@ -13,7 +13,8 @@ class SettingsTest {
   void defaultsRunEverythingWithTheFloorFirst() {
     Settings s = Settings.parse();
     assertThat(s.workloads()).containsExactly(Workload.values());
-    assertThat(s.targets()).startsWith("reentrant").contains("mem");
+    assertThat(s.targets()).containsExactly("reentrant", "mem"); // no database unless asked for
+    assertThat(s.baseline()).isEqualTo("reentrant");
     assertThat(s.forks()).isEqualTo(1);
     assertThat(s.handoffMeasurement()).isEqualTo(Duration.ofSeconds(3));
     assertThat(s.out().getFileName()).hasToString("bench-results.md");
@@ -30,6 +31,15 @@ class SettingsTest {
   }
 
   @Test
+  void theJdbcPresetNamesTheThreeJdbcTargetsAndTheBaselineIsSelectable() {
+    Settings s = Settings.parse("--targets", "jdbc,jdbc-pg", "--baseline", "spring-jdbc");
+    assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc");
+    assertThat(s.baseline()).isEqualTo("spring-jdbc");
+    assertThatThrownBy(() -> Settings.parse("--targets", "mem", "--baseline", "reentrant"))
+        .hasMessageContaining("not among the targets run");
+  }
+
+  @Test
   void badCommandLinesSayWhatIsWrong() {
     assertThatThrownBy(() -> Settings.parse("--targets", "redis"))
         .hasMessageContaining("unknown target 'redis'").hasMessageContaining("mem");
@@ -37,5 +47,6 @@ class SettingsTest {
     assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r");
     assertThatThrownBy(() -> Settings.parse("-i")).hasMessageContaining("needs a value");
     assertThatThrownBy(() -> Settings.parse("--fast")).hasMessageContaining("--fast");
+    assertThatThrownBy(() -> Settings.parse("--baseline", "nope")).hasMessageContaining("'nope'");
   }
 }

@@ -1,12 +1,8 @@
 package dev.dlock.bench.targets;
 
 import dev.dlock.LockClient;
-import dev.dlock.LockListener;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 
@@ -21,14 +17,7 @@ public final class MemTarget implements Target {
   private static final AtomicInteger SERVERS = new AtomicInteger();
 
   private final List<LockClient> clients = new ArrayList<>();
-  // Counts "waited" events per key: each permit is one acquire that found the lock held.
-  private final ConcurrentHashMap<String, Semaphore> waits = new ConcurrentHashMap<>();
-  private final LockListener listener = new LockListener() {
-    @Override
-    public void waited(String name) {
-      waitsOf(name).release();
-    }
-  };
+  private final Waits waits = new Waits();
 
   @Override
   public String name() {
@@ -39,7 +28,7 @@ public final class MemTarget implements Target {
   public void setUp(int count) {
     String url = "mem:bench-" + ProcessHandle.current().pid() + "-" + SERVERS.incrementAndGet();
     for (int i = 0; i < count; i++) {
-      clients.add(LockClient.builder().url(url).clientName("bench-" + i).listener(listener).build());
+      clients.add(LockClient.builder().url(url).clientName("bench-" + i).listener(waits).build());
     }
   }
 
@@ -50,13 +39,7 @@ public final class MemTarget implements Target {
 
   @Override
   public void awaitWaiter(String key) throws InterruptedException {
-    if (!waitsOf(key).tryAcquire(WAITER_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS)) {
-      throw new IllegalStateException("no client waited for '" + key + "' within " + WAITER_TIMEOUT);
-    }
-  }
-
-  private Semaphore waitsOf(String key) {
-    return waits.computeIfAbsent(key, k -> new Semaphore(0));
+    waits.await(key);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.dlock.bench.targets;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -19,6 +20,14 @@ public interface Target {
 
   /** The registry name, as given to {@code --targets}. */
   String name();
+
+  /**
+   * JVM options a JMH fork needs to reach what this target uses, such as the URL of a server the
+   * parent JVM started. Called in the parent before forking, on a target that is not set up.
+   */
+  default List<String> forkJvmArgs() {
+    return List.of();
+  }
 
   /** Opens {@code clients} connections (or whatever stands for them). */
   void setUp(int clients) throws Exception;

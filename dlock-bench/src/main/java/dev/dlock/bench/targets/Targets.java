@@ -1,5 +1,6 @@
 package dev.dlock.bench.targets;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,13 +9,26 @@ import java.util.function.Supplier;
 /**
  * The targets by name. A new backend or peer joins the benchmark with one line here and a class
  * implementing {@link Target}. The first entry is the floor that the others are compared with.
+ *
+ * <p>Targets that need a database are not run by default, so a plain {@code ./bench} stays quick;
+ * they run when named, or all together through the preset {@value #JDBC}.
  */
 public final class Targets {
+  /** The preset naming every JDBC target, in table order. */
+  public static final String JDBC = "jdbc";
+
   private static final Map<String, Supplier<Target>> REGISTRY = new LinkedHashMap<>();
+  private static final List<String> DEFAULTS;
+  private static final List<String> JDBC_TARGETS;
 
   static {
     REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::new);
     REGISTRY.put(MemTarget.NAME, MemTarget::new);
+    DEFAULTS = List.copyOf(REGISTRY.keySet());
+    REGISTRY.put(JdbcPgTarget.NAME, JdbcPgTarget::new);
+    REGISTRY.put(SpringJdbcTarget.NAME, SpringJdbcTarget::new);
+    REGISTRY.put(ShedLockTarget.NAME, ShedLockTarget::new);
+    JDBC_TARGETS = List.of(JdbcPgTarget.NAME, SpringJdbcTarget.NAME, ShedLockTarget.NAME);
   }
 
   private Targets() {}
@@ -24,6 +38,35 @@ public final class Targets {
     return List.copyOf(REGISTRY.keySet());
   }
 
+  /** The targets of a run that names none: those needing no server. */
+  public static List<String> defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * The names {@code name} stands for: itself if registered, or the targets of a preset.
+   *
+   * @throws IllegalArgumentException naming the known targets if it is neither
+   */
+  public static List<String> expand(String name) {
+    return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
+  }
+
+  /** Lines for the legend below the table about how the chosen targets are set up; may be empty. */
+  public static String legend(List<String> targets) {
+    StringBuilder sb = new StringBuilder();
+    if (targets.stream().anyMatch(JDBC_TARGETS::contains)) {
+      sb.append(PgServer.LEGEND).append('\n');
+    }
+    if (targets.contains(SpringJdbcTarget.NAME)) {
+      sb.append(SpringJdbcTarget.LEGEND).append('\n');
+    }
+    if (targets.contains(ShedLockTarget.NAME)) {
+      sb.append(ShedLockTarget.LEGEND).append('\n');
+    }
+    return sb.toString();
+  }
+
   /**
    * Returns {@code name} if it is registered.
    *
@@ -31,7 +74,9 @@ public final class Targets {
    */
   public static String check(String name) {
     if (!REGISTRY.containsKey(name)) {
-      throw new IllegalArgumentException("unknown target '" + name + "'; known: " + String.join(", ", names()));
+      List<String> known = new ArrayList<>(names());
+      known.add(JDBC + " (= " + String.join(",", JDBC_TARGETS) + ")");
+      throw new IllegalArgumentException("unknown target '" + name + "'; known: " + String.join(", ", known));
     }
     return name;
   }
