@@ -20,43 +20,6 @@ import org.junit.jupiter.api.Test;
 /** Leases that run out, the loss signal, the watchdog and a crashed holder. */
 interface ExpiryCases extends SuiteCase {
   @Test
-  default void unrenewedLeaseRunsOutAndItsHolderLearnsItLost() throws Exception {
-    Duration lease = f().lease();
-    Duration bound = lease.plus(f().slack());
-    String name = f().name();
-    LockClient a = f().client();
-    LockClient b = f().client();
-    DistributedLock third = f().client().lock(name);
-    long before = System.nanoTime();
-    Lease first = a.lock(name, lease).acquire(f().slack());
-    Worker<Lease> next = f().start("next-holder", () -> b.lock(name).acquire(bound));
-    Lease second = next.join(bound.plus(f().slack()));
-    // The lower bound is half a lease, not a whole one: a server with a coarse clock may expire
-    // a little early, and that is the backend's documented tolerance, not a bug.
-    assertThat(since(before)).as("time until another client got the unrenewed lock")
-        .isGreaterThanOrEqualTo(lease.dividedBy(2))
-        .isLessThan(bound);
-    assertThat(second.token()).isGreaterThan(first.token());
-
-    LeaseLostException reason =
-        first.lost().toCompletableFuture().get(f().slack().toMillis(), TimeUnit.MILLISECONDS);
-    assertThat(reason).hasMessageContaining(name);
-    assertThat(first.isValid()).isFalse();
-    assertThat(first.remaining()).isEqualTo(Duration.ZERO);
-    assertThatThrownBy(first::ensureValid).isInstanceOf(LeaseLostException.class)
-        .hasMessageContaining(name);
-    assertThat(f().events(a).count(LOST, name)).isEqualTo(1);
-
-    assertThatThrownBy(first::close).as("the late release of the expired lease")
-        .isInstanceOf(LeaseLostException.class).hasMessageContaining(name);
-    assertThat(third.tryAcquire()).as("a third client after the expired holder's late release")
-        .isEmpty();
-    assertThat(second.isValid()).isTrue();
-    second.close();
-    take(third, "the new holder released it").close();
-  }
-
-  @Test
   default void unrenewedLeaseIsReportedLostAtItsDeadlineWithoutContention() throws Exception {
     Duration lease = f().lease();
     String name = f().name();
@@ -77,72 +40,6 @@ interface ExpiryCases extends SuiteCase {
     assertThat(held.isValid()).isFalse();
     assertThatThrownBy(held::close).isInstanceOf(LeaseLostException.class);
     assertThat(f().events(client).count(LOST, name)).isEqualTo(1);
-  }
-
-  @Test
-  default void expiredLockViewHoldReportsTheLossOnUnlock() throws Exception {
-    Duration lease = f().lease();
-    String name = f().name();
-    DistributedLock lockA = f().client().lock(name, lease);
-    DistributedLock lockB = f().client().lock(name);
-    DistributedLock lockC = f().client().lock(name);
-    CountDownLatch locked = new CountDownLatch(1);
-    CountDownLatch unlock = new CountDownLatch(1);
-    Worker<LeaseLostException> holder = f().start("holder", () -> {
-      lockA.lock();
-      locked.countDown();
-      unlock.await();
-      try {
-        lockA.unlock();
-      } catch (LeaseLostException e) {
-        assertThat(lockA.holdCount()).as("hold count after unlocking a lost hold").isZero();
-        assertThat(lockA.tryLock()).as("tryLock while another client holds it").isFalse();
-        return e;
-      }
-      throw new AssertionError("unlock of an expired hold returned normally");
-    });
-    assertThat(locked.await(f().slack().toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-    Optional<Lease> taken = lockB.tryAcquire(lease.plus(f().slack()));
-    assertThat(taken).as("another client after the unrenewed lease ran out").isPresent();
-    unlock.countDown();
-    assertThat(holder.join(f().slack())).hasMessageContaining(name);
-    assertThat(lockC.tryAcquire()).as("a third client after the expired holder's late unlock")
-        .isEmpty();
-    taken.get().close();
-  }
-
-  @Test
-  default void expiredHolderSupersededByAnotherThreadOfItsClientCannotFreeIt() throws Exception {
-    Duration lease = f().lease();
-    String name = f().name();
-    LockClient client = f().client();
-    DistributedLock lock = client.lock(name, lease);
-    // The successor's lease is renewed, so the checks below have all the time they need.
-    DistributedLock renewed = client.lock(name);
-    DistributedLock other = f().client().lock(name);
-    CountDownLatch locked = new CountDownLatch(1);
-    CountDownLatch unlock = new CountDownLatch(1);
-    Worker<Integer> first = f().start("first-thread", () -> {
-      lock.lock();
-      locked.countDown();
-      unlock.await();
-      assertThatThrownBy(lock::unlock).isInstanceOf(LeaseLostException.class)
-          .hasMessageContaining(name);
-      return lock.holdCount();
-    });
-    assertThat(locked.await(f().slack().toMillis(), TimeUnit.MILLISECONDS)).isTrue();
-    // A second thread of the same client waits for the first one's lease to run out.
-    Lease second = f().start("second-thread", () -> renewed.acquire(lease.plus(f().slack())))
-        .join(lease.plus(f().slack()).plus(f().slack()));
-    unlock.countDown();
-    assertThat(first.join(f().slack())).as("the first thread's hold count after its late unlock")
-        .isZero();
-    assertThat(second.isValid()).isTrue();
-    assertThat(other.tryAcquire()).as("another client after the superseded holder's unlock")
-        .isEmpty();
-    assertThat(renewed.holdCount()).as("this thread holds nothing").isZero();
-    second.close();
-    take(other, "the second thread released it").close();
   }
 
   @Test
@@ -167,24 +64,5 @@ interface ExpiryCases extends SuiteCase {
     assertThat(f().events(a).count(LOST, name)).isZero();
     held.close();
     take(other, "the renewed lease was released").close();
-  }
-
-  @Test
-  default void crashedHolderIsFreedAfterItsLease() throws Exception {
-    Duration lease = f().lease();
-    String name = f().name();
-    LockClient a = f().client(b -> b.leaseTime(lease));
-    DistributedLock other = f().client().lock(name);
-    Lease held = a.lock(name).acquire(f().slack());
-    // Crash after a renewal, so the server's deadline is one the watchdog set, not the grant's.
-    f().events(a).awaitCount(RENEWED, name, 1, lease.plus(f().slack()));
-    long crashedAt = System.nanoTime();
-    f().crash(a);
-    assertThat(other.tryAcquire()).as("right after the crash, which must release nothing").isEmpty();
-    Optional<Lease> taken = other.tryAcquire(lease.plus(f().slack()));
-    assertThat(taken).as("another client within a lease of the crash").isPresent();
-    assertThat(since(crashedAt)).isLessThan(lease.plus(f().slack()));
-    assertThat(taken.get().token()).isGreaterThan(held.token());
-    taken.get().close();
   }
 }

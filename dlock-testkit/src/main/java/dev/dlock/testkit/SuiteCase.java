@@ -5,8 +5,9 @@ import dev.dlock.Lease;
 
 /**
  * What every group of cases sees. The groups are JUnit test interfaces whose cases are default
- * methods; {@link LockConformanceSuite} implements them all, so a backend's one test class runs every
- * case and reports it under its own name, without a chain of abstract classes.
+ * methods; the suites implement them ({@link LockConformanceSuite} all, {@link SessionLockConformanceSuite}
+ * all but the lease-expiry cases), so a backend's one test class runs every case and reports it
+ * under its own name, without a chain of abstract classes.
  */
 interface SuiteCase {
 

@@ -26,14 +26,14 @@ final class SuiteFixture {
   /** Longest lock name the suite makes; short enough for backends with small name limits. */
   private static final int MAX_NAME = 60;
 
-  private final LockConformanceSuite suite;
+  private final SuiteBase suite;
   private final List<LockClient> clients = new CopyOnWriteArrayList<>();
   private final Map<LockClient, EventRecorder> recorders = new ConcurrentHashMap<>();
   private final List<Worker<?>> workers = new CopyOnWriteArrayList<>();
   private final AtomicInteger clientSeq = new AtomicInteger();
   private volatile String testName = "test";
 
-  SuiteFixture(LockConformanceSuite suite) {
+  SuiteFixture(SuiteBase suite) {
     this.suite = suite;
   }
 
