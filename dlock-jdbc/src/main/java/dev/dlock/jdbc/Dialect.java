@@ -4,6 +4,7 @@ import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -187,6 +188,44 @@ abstract class Dialect {
       }
     }
     return owners;
+  }
+
+  /**
+   * Renews by one statement that takes the grants as three arrays (names, owners, tokens) after the
+   * lease, and returns the rows it extended; for databases with array parameters.
+   */
+  final Set<Grant> renewByArrays(Connection c, String statement, List<Grant> grants, long leaseMicros,
+      String textType, String bigintType) throws SQLException {
+    int n = grants.size();
+    Object[] names = new Object[n];
+    Object[] owners = new Object[n];
+    Object[] tokens = new Object[n];
+    for (int i = 0; i < n; i++) {
+      Grant g = grants.get(i);
+      names[i] = g.name();
+      owners[i] = g.owner();
+      tokens[i] = g.token();
+    }
+    Set<Grant> renewed = new HashSet<>();
+    Array a1 = c.createArrayOf(textType, names);
+    Array a2 = c.createArrayOf(textType, owners);
+    Array a3 = c.createArrayOf(bigintType, tokens);
+    try (PreparedStatement ps = prepare(c, statement)) {
+      ps.setLong(1, leaseMicros);
+      ps.setArray(2, a1);
+      ps.setArray(3, a2);
+      ps.setArray(4, a3);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          renewed.add(new Grant(rs.getString(1), rs.getString(2), rs.getLong(3)));
+        }
+      }
+    } finally {
+      a1.free();
+      a2.free();
+      a3.free();
+    }
+    return renewed;
   }
 
   /** Removes every waiter of {@code inbox}: the client is closing. */

@@ -36,6 +36,10 @@ import javax.sql.DataSource;
  * LockClient client = LockClient.connect("jdbc:postgresql://db:5432/app?user=app&password=secret");
  * }</pre>
  *
+ * <p>{@link Builder#session()} (or {@code dlockMode=session} in a URL) selects session locks
+ * (scheme S3) instead: the database's own lock held by one pinned connection per grant, waited for
+ * at the server and freed when that connection dies.
+ *
  * <p>The table is created when absent (see the CREATE statements {@code dev/dlock/jdbc/*.sql}
  * shipped in this jar), and an existing table is checked for the expected columns and primary key
  * when the client starts. Never delete rows of names in use: a deleted row restarts its token.
@@ -48,6 +52,8 @@ public final class JdbcLockBackend {
   public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(5);
   /** The default size of the connection pool dlock makes for a URL. */
   public static final int DEFAULT_POOL_SIZE = 4;
+  /** The default size of the connection pool dlock makes for a URL in {@link Builder#session()} mode. */
+  public static final int DEFAULT_SESSION_POOL_SIZE = 16;
 
   private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -66,8 +72,32 @@ public final class JdbcLockBackend {
     private boolean createTable = true;
     private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
     private int poolSize = DEFAULT_POOL_SIZE;
+    private boolean poolSizeSet;
+    private boolean session;
 
     private Builder() {}
+
+    /**
+     * Session locks (scheme S3) instead of lease locks: each grant pins one pooled connection
+     * holding the database's own lock (PostgreSQL {@code pg_advisory_lock}, MariaDB/MySQL
+     * {@code GET_LOCK}, H2 {@code SELECT ... FOR UPDATE} in an open transaction) until release.
+     * Waiters are queued by the server, with no polling, and a holder whose connection dies loses
+     * the lock at once; renewal then reports the loss. Tokens come from the same table's token
+     * column (on H2 from the sequence {@code <table>_token_seq}). The pool needs one connection
+     * per lock held plus one per waiter: with a URL the default pool size is
+     * {@value JdbcLockBackend#DEFAULT_SESSION_POOL_SIZE}. Use one mode per table: a lease lock and
+     * a session lock of the same name do not exclude each other.
+     */
+    public Builder session() {
+      this.session = true;
+      return this;
+    }
+
+    /** Lease locks (scheme S1), the default; undoes {@link #session()}. */
+    public Builder lease() {
+      this.session = false;
+      return this;
+    }
 
     /**
      * The application's DataSource; exclusive with {@link #url}. The backend borrows a connection
@@ -124,12 +154,16 @@ public final class JdbcLockBackend {
       return this;
     }
 
-    /** The most connections the pool made for a {@link #url} holds: 1 to 64; default 4. */
+    /**
+     * The most connections the pool made for a {@link #url} holds: 1 to 64; default 4, or 16 for
+     * {@link #session()} locks.
+     */
     public Builder poolSize(int poolSize) {
       if (poolSize < 1 || poolSize > 64) {
         throw new IllegalArgumentException("poolSize must be 1 to 64, was " + poolSize);
       }
       this.poolSize = poolSize;
+      this.poolSizeSet = true;
       return this;
     }
 
@@ -144,6 +178,9 @@ public final class JdbcLockBackend {
     public LockBackend build() {
       if (dataSource != null) {
         Database db = new Database(dataSource, "DataSource " + dataSource.getClass().getName());
+        if (session) {
+          return new SessionBackend(db, dataSource, true, table, createTable, queryTimeout, null);
+        }
         return new LeaseBackend(db, true, table, createTable, queryTimeout, dataSource::getConnection, null);
       }
       if (url == null) {
@@ -166,7 +203,7 @@ public final class JdbcLockBackend {
       HikariConfig config = new HikariConfig();
       config.setJdbcUrl(url);
       config.setPoolName("dlock-" + POOLS.incrementAndGet());
-      config.setMaximumPoolSize(poolSize);
+      config.setMaximumPoolSize(session && !poolSizeSet ? DEFAULT_SESSION_POOL_SIZE : poolSize);
       config.setMinimumIdle(1);
       config.setConnectionTimeout(queryTimeout.toMillis());
       config.setInitializationFailTimeout(1);
@@ -177,6 +214,10 @@ public final class JdbcLockBackend {
         Throwable cause = e.getCause() instanceof SQLException ? e.getCause() : e;
         throw new BackendUnavailableException(String.format("cannot connect to database %s: %s",
             redacted, Database.oneLine(cause)), cause);
+      }
+      if (session) {
+        return new SessionBackend(new Database(pool, redacted), pool, false, table, createTable,
+            queryTimeout, pool);
       }
       String jdbcUrl = url;
       PgListener.Opener unpooled = () -> driver.connect(jdbcUrl, new Properties());

@@ -120,7 +120,7 @@ final class LeaseBackend implements LockBackend {
     });
   }
 
-  /** The engine does not cancel after a failed attempt, so a place taken in it is given up here. */
+  /** A failed attempt gives up the place it took at once, rather than leave it to a later cancel. */
   private void leaveQuietly(Connection c, Dialect d, String name, String owner, Exception cause) {
     if (waiters.disarm(owner)) {
       try {

@@ -1,12 +1,10 @@
 package dev.dlock.jdbc;
 
 import dev.dlock.spi.Grant;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -121,35 +119,6 @@ final class PostgresDialect extends Dialect {
 
   @Override
   Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
-    int n = grants.size();
-    String[] names = new String[n];
-    String[] owners = new String[n];
-    Long[] tokens = new Long[n];
-    for (int i = 0; i < n; i++) {
-      Grant g = grants.get(i);
-      names[i] = g.name();
-      owners[i] = g.owner();
-      tokens[i] = g.token();
-    }
-    Set<Grant> renewed = new HashSet<>();
-    Array a1 = c.createArrayOf("text", names);
-    Array a2 = c.createArrayOf("text", owners);
-    Array a3 = c.createArrayOf("bigint", tokens);
-    try (PreparedStatement ps = prepare(c, renew)) {
-      ps.setLong(1, leaseMicros);
-      ps.setArray(2, a1);
-      ps.setArray(3, a2);
-      ps.setArray(4, a3);
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          renewed.add(new Grant(rs.getString(1), rs.getString(2), rs.getLong(3)));
-        }
-      }
-    } finally {
-      a1.free();
-      a2.free();
-      a3.free();
-    }
-    return renewed;
+    return renewByArrays(c, renew, grants, leaseMicros, "text", "bigint");
   }
 }

@@ -100,6 +100,24 @@ class JdbcUrlTest {
   }
 
   @Test
+  void theDlockModeParameterSelectsSessionLocksAndNeverReachesTheDriver() throws SQLException {
+    String db = "jdbc:h2:mem:urlmode;DB_CLOSE_DELAY=-1";
+    try (LockClient client = LockClient.connect(db + ";dlockMode=session;dlockTable=mode_locks");
+        Lease lease = client.lock("x").tryAcquire().orElseThrow()) {
+      assertThat(lease.token()).isPositive();
+      // A session lock is a row lock in an open transaction: no owner is ever written.
+      try (Connection c = DriverManager.getConnection(db);
+          ResultSet rs = c.createStatement().executeQuery("SELECT owner FROM mode_locks WHERE name = 'x'")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isNull();
+      }
+    }
+    assertThatThrownBy(() -> LockClient.connect(db + ";dlockMode=bogus"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dlockMode")
+        .hasMessageContaining("'bogus'");
+  }
+
+  @Test
   void aDatabaseThatGoesAwayMakesOperationsUnavailableNotHeld() throws Exception {
     Server server = Server.createTcpServer("-tcpPort", "0", "-tcpAllowOthers", "-ifNotExists").start();
     String url = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/mem:away;DB_CLOSE_DELAY=-1";
