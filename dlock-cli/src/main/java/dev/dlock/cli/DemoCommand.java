@@ -60,7 +60,7 @@ final class DemoCommand implements Callable<Integer> {
       out.printf("Flash sale: %d items, %d worker processes x %d buyers, embedded H2 at %s%n%n",
           stock, workers, buyers, dir);
       String format = "%-16s | %5s | %8s | %9s | %11s | %10s%n";
-      out.printf(format, "strategy", "sold", "oversold", "waits", "buys/s", "p99");
+      out.printf(format, "strategy", "sold", "oversold", "conflicts", "buys/s", "p99");
       out.println("-".repeat(16) + "-+-------+----------+-----------+-------------+-----------");
       for (Strategy s : strategies == null ? Arrays.asList(Strategy.values()) : strategies) {
         Shop.reset(server, stock);
@@ -70,7 +70,8 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
       }
       out.printf("%nEach buy reads the stock, checks the payment (%d ms), then writes stock - 1."
-          + " waits: buys that found the lock held.%n", DemoWorker.CHECKOUT_NANOS / 1_000_000);
+          + " conflicts: buys that found the lock held (S1, S3) or retried a stale version (S2).%n",
+          DemoWorker.CHECKOUT_NANOS / 1_000_000);
     } finally {
       deleteTree(dir);
     }

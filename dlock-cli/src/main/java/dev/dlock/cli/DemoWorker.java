@@ -1,15 +1,19 @@
 package dev.dlock.cli;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
+import dev.dlock.jdbc.OptimisticUpdate;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -17,7 +21,8 @@ import java.util.stream.Collectors;
 
 /**
  * One worker process of {@code dlock demo}: K buyer threads that buy one item at a time through one
- * strategy until the stock reads zero. It prints READY once connected, starts on GO from stdin,
+ * strategy until the stock reads zero: no lock, a lock around read and write (S1, S3), or an
+ * optimistic versioned update that retries on conflict (S2). It prints READY once connected, starts on GO from stdin,
  * and ends with one RESULT line that the coordinator adds up.
  */
 public final class DemoWorker {
@@ -28,6 +33,8 @@ public final class DemoWorker {
   private final Strategy strategy;
   private final AtomicInteger waits = new AtomicInteger();
   private LockClient client;
+  private OptimisticUpdate optimistic;
+  private HikariDataSource optimisticPool;
 
   private DemoWorker(String url, Strategy strategy) {
     this.url = url;
@@ -54,6 +61,14 @@ public final class DemoWorker {
             waits.incrementAndGet();
           }
         }).build();
+    if (strategy == Strategy.OPTIMISTIC) {
+      optimisticPool = new HikariDataSource();
+      optimisticPool.setJdbcUrl(url);
+      optimisticPool.setMaximumPoolSize(buyers);
+      optimistic = OptimisticUpdate.builder().dataSource(optimisticPool).table("demo_stock").keyColumn("id")
+          .valueColumn("quantity").versionColumn("version").maxConflicts(10_000)
+          .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).build();
+    }
     List<Buyer> all = new ArrayList<>();
     for (int i = 0; i < buyers; i++) {
       all.add(new Buyer(DriverManager.getConnection(url)));
@@ -80,6 +95,9 @@ public final class DemoWorker {
     }
     if (client != null) {
       client.close();
+    }
+    if (optimisticPool != null) {
+      optimisticPool.close();
     }
     System.out.println("RESULT " + sold + " " + waits.get() + " "
         + micros.stream().map(String::valueOf).collect(Collectors.joining(",")));
@@ -112,6 +130,17 @@ public final class DemoWorker {
     }
 
     private boolean buyOne() throws Exception {
+      if (optimistic != null) {
+        OptimisticUpdate.Result r = optimistic.update(Shop.ITEM, left -> {
+          if (left <= 0) {
+            return OptionalLong.empty();
+          }
+          LockSupport.parkNanos(CHECKOUT_NANOS);
+          return OptionalLong.of(left - 1);
+        });
+        waits.addAndGet(r.conflicts());
+        return r.applied();
+      }
       if (client == null) {
         return readCheckWrite();
       }
@@ -134,7 +163,9 @@ public final class DemoWorker {
   /** How buyers keep each other out. */
   enum Strategy {
     NONE("no lock"),
-    LEASE("S1 lease lock");
+    LEASE("S1 lease lock"),
+    OPTIMISTIC("S2 optimistic"),
+    SESSION("S3 session lock");
 
     final String label;
 
@@ -144,7 +175,14 @@ public final class DemoWorker {
 
     /** The lock URL for this strategy on the shop's database, or null for no lock. */
     String lockUrl(String shopUrl) {
-      return this == NONE ? null : shopUrl;
+      switch (this) {
+        case LEASE:
+          return shopUrl;
+        case SESSION:
+          return shopUrl + ";dlockMode=session";
+        default:
+          return null;
+      }
     }
   }
 }

@@ -17,7 +17,7 @@ class DemoCommandTest {
       assertThat(demo.exitCode()).as("stderr: %s", demo.err).isZero();
       List<String> out = demo.outLines();
       assertThat(row(out, "no lock")[2]).as("oversold without a lock").isGreaterThan(0);
-      for (String locked : new String[] {"S1 lease lock"}) {
+      for (String locked : new String[] {"S1 lease lock", "S2 optimistic", "S3 session lock"}) {
         int[] r = row(out, locked);
         assertThat(r[1]).as("%s sold", locked).isEqualTo(30);
         assertThat(r[2]).as("%s oversold", locked).isZero();
