@@ -23,12 +23,12 @@ public final class Targets {
 
   static {
     REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::new);
-    REGISTRY.put(MemTarget.NAME, MemTarget::new);
+    REGISTRY.put(DlockTarget.MEM, DlockTarget::mem);
     DEFAULTS = List.copyOf(REGISTRY.keySet());
-    REGISTRY.put(JdbcPgTarget.NAME, JdbcPgTarget::new);
+    REGISTRY.put(DlockTarget.JDBC_PG, DlockTarget::jdbcPg);
     REGISTRY.put(SpringJdbcTarget.NAME, SpringJdbcTarget::new);
     REGISTRY.put(ShedLockTarget.NAME, ShedLockTarget::new);
-    JDBC_TARGETS = List.of(JdbcPgTarget.NAME, SpringJdbcTarget.NAME, ShedLockTarget.NAME);
+    JDBC_TARGETS = List.of(DlockTarget.JDBC_PG, SpringJdbcTarget.NAME, ShedLockTarget.NAME);
   }
 
   private Targets() {}
