@@ -190,6 +190,19 @@ abstract class Dialect {
     return owners;
   }
 
+  /** Runs a grant statement that returns the new token as its one row, or no row when held. */
+  final Long queryToken(Connection c, String statement, String name, String owner, long leaseMicros)
+      throws SQLException {
+    try (PreparedStatement ps = prepare(c, statement)) {
+      ps.setString(1, name);
+      ps.setString(2, owner);
+      ps.setLong(3, leaseMicros);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? rs.getLong(1) : null;
+      }
+    }
+  }
+
   /**
    * Renews by one statement that takes the grants as three arrays (names, owners, tokens) after the
    * lease, and returns the rows it extended; for databases with array parameters.

@@ -2,8 +2,6 @@ package dev.dlock.jdbc;
 
 import dev.dlock.spi.Grant;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
@@ -112,13 +110,8 @@ final class H2Dialect extends Dialect {
 
   @Override
   Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
-    try (PreparedStatement ps = prepare(c, grant)) {
-      ps.setString(1, name);
-      ps.setString(2, owner);
-      ps.setLong(3, leaseMicros);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : null;
-      }
+    try {
+      return queryToken(c, grant, name, owner, leaseMicros);
     } catch (SQLException e) {
       if (isDuplicateKey(e)) {
         return null;

@@ -2,8 +2,6 @@ package dev.dlock.jdbc;
 
 import dev.dlock.spi.Grant;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
@@ -107,14 +105,7 @@ final class PostgresDialect extends Dialect {
 
   @Override
   Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
-    try (PreparedStatement ps = prepare(c, grant)) {
-      ps.setString(1, name);
-      ps.setString(2, owner);
-      ps.setLong(3, leaseMicros);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getLong(1) : null;
-      }
-    }
+    return queryToken(c, grant, name, owner, leaseMicros);
   }
 
   @Override
