@@ -42,8 +42,24 @@ abstract class Dialect {
   }
 
   /** Called by each subclass constructor with its statements, table name already substituted. */
-  final void use(Statements statements) {
-    this.sql = statements;
+  // The statements every dialect writes the same way.
+  private static final String CLEAR = """
+      UPDATE {table} SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?""";
+
+  private static final String LEAVE = """
+      DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
+
+  private static final String INBOX_OWNERS = """
+      SELECT owner FROM {table}_waiters WHERE inbox = ?""";
+
+  private static final String LEAVE_ALL = """
+      DELETE FROM {table}_waiters WHERE inbox = ?""";
+
+  /** Sets the statements that differ by dialect, beside the portable ones above. */
+  final void use(String holder, String inspect, String inspectAll, String release, String arm,
+      String wakeNext, String heartbeat, String purge) {
+    this.sql = new Statements(holder, inspect, inspectAll, release, sql(CLEAR), arm, sql(LEAVE),
+        wakeNext, heartbeat, purge, sql(INBOX_OWNERS), sql(LEAVE_ALL));
   }
 
   /** The dialect for the database behind {@code meta}, or a LockException naming the product. */

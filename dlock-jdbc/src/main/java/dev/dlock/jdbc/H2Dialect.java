@@ -54,9 +54,6 @@ final class H2Dialect extends Dialect {
       UPDATE {table} SET owner = NULL, expires_at = NULL
       WHERE name = ? AND owner = ? AND token = ? AND expires_at > CURRENT_TIMESTAMP""";
 
-  private static final String CLEAR = """
-      UPDATE {table} SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?""";
-
   private static final String ARM = """
       MERGE INTO {table}_waiters AS w
       USING (VALUES (CAST(? AS VARCHAR(1024)), CAST(? AS VARCHAR(255)), CAST(? AS VARCHAR(64))))
@@ -65,9 +62,6 @@ final class H2Dialect extends Dialect {
       WHEN MATCHED THEN UPDATE SET seen_at = CURRENT_TIMESTAMP
       WHEN NOT MATCHED THEN INSERT (name, owner, inbox, queued_at, seen_at)
         VALUES (s.name, s.owner, s.inbox, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)""";
-
-  private static final String LEAVE = """
-      DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
 
   private static final String WAKE_NEXT = """
       DELETE FROM {table}_waiters WHERE (name, owner) IN (
@@ -82,20 +76,13 @@ final class H2Dialect extends Dialect {
       DELETE FROM {table}_waiters
       WHERE seen_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)""";
 
-  private static final String INBOX_OWNERS = """
-      SELECT owner FROM {table}_waiters WHERE inbox = ?""";
-
-  private static final String LEAVE_ALL = """
-      DELETE FROM {table}_waiters WHERE inbox = ?""";
-
   private final String grant = sql(GRANT);
   private final String renew = sql(RENEW);
 
   H2Dialect(String table, int timeoutSeconds) {
     super(table, timeoutSeconds);
-    use(new Statements(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(CLEAR),
-        sql(ARM), sql(LEAVE), sql(WAKE_NEXT), sql(HEARTBEAT), sql(PURGE), sql(INBOX_OWNERS),
-        sql(LEAVE_ALL)));
+    use(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(ARM), sql(WAKE_NEXT),
+        sql(HEARTBEAT), sql(PURGE));
   }
 
   @Override

@@ -65,16 +65,10 @@ final class MariaDbDialect extends Dialect {
       UPDATE {table} SET owner = NULL, expires_at = NULL
       WHERE name = ? AND owner = ? AND token = ? AND expires_at > UTC_TIMESTAMP(6)""";
 
-  private static final String CLEAR = """
-      UPDATE {table} SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?""";
-
   private static final String ARM = """
       INSERT INTO {table}_waiters (name, owner, inbox, queued_at, seen_at)
       VALUES (?, ?, ?, UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))
       ON DUPLICATE KEY UPDATE seen_at = UTC_TIMESTAMP(6)""";
-
-  private static final String LEAVE = """
-      DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
 
   private static final String WAKE_NEXT = """
       DELETE FROM {table}_waiters
@@ -87,12 +81,6 @@ final class MariaDbDialect extends Dialect {
   private static final String PURGE = """
       DELETE FROM {table}_waiters WHERE seen_at < UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND""";
 
-  private static final String INBOX_OWNERS = """
-      SELECT owner FROM {table}_waiters WHERE inbox = ?""";
-
-  private static final String LEAVE_ALL = """
-      DELETE FROM {table}_waiters WHERE inbox = ?""";
-
   private final String grant = sql(GRANT);
   private final String insert = sql(INSERT);
   private final String renew = sql(RENEW);
@@ -102,9 +90,8 @@ final class MariaDbDialect extends Dialect {
   MariaDbDialect(String table, int timeoutSeconds, boolean mysql) {
     super(table, timeoutSeconds);
     this.mysql = mysql;
-    use(new Statements(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(CLEAR),
-        sql(ARM), sql(LEAVE), sql(WAKE_NEXT), sql(HEARTBEAT), sql(PURGE), sql(INBOX_OWNERS),
-        sql(LEAVE_ALL)));
+    use(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(ARM), sql(WAKE_NEXT),
+        sql(HEARTBEAT), sql(PURGE));
   }
 
   @Override

@@ -46,16 +46,10 @@ final class PostgresDialect extends Dialect {
       UPDATE {table} SET owner = NULL, expires_at = NULL
       WHERE name = ? AND owner = ? AND token = ? AND expires_at > now()""";
 
-  private static final String CLEAR = """
-      UPDATE {table} SET owner = NULL, expires_at = NULL WHERE name = ? AND owner = ?""";
-
   private static final String ARM = """
       INSERT INTO {table}_waiters (name, owner, inbox, queued_at, seen_at)
       VALUES (?, ?, ?, now(), now())
       ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
-
-  private static final String LEAVE = """
-      DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
 
   private static final String WAKE_NEXT = """
       WITH woken AS (
@@ -72,20 +66,13 @@ final class PostgresDialect extends Dialect {
   private static final String PURGE = """
       DELETE FROM {table}_waiters WHERE seen_at < now() - ? * INTERVAL '1 microsecond'""";
 
-  private static final String INBOX_OWNERS = """
-      SELECT owner FROM {table}_waiters WHERE inbox = ?""";
-
-  private static final String LEAVE_ALL = """
-      DELETE FROM {table}_waiters WHERE inbox = ?""";
-
   private final String grant = sql(GRANT);
   private final String renew = sql(RENEW);
 
   PostgresDialect(String table, int timeoutSeconds) {
     super(table, timeoutSeconds);
-    use(new Statements(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(CLEAR),
-        sql(ARM), sql(LEAVE), sql(WAKE_NEXT), sql(HEARTBEAT), sql(PURGE), sql(INBOX_OWNERS),
-        sql(LEAVE_ALL)));
+    use(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(ARM), sql(WAKE_NEXT),
+        sql(HEARTBEAT), sql(PURGE));
   }
 
   /** LISTEN on a client's inbox, an identifier dlock generated (letters, digits, '_'). */
