@@ -157,6 +157,21 @@ abstract class Dialect {
     return update(c, sql.release(), g.name(), g.owner(), g.token()) == 1;
   }
 
+  /**
+   * Releases {@code g} as {@link #release} does and, if it was held, wakes the next waiter as
+   * {@link #wakeNext} does. The default runs both in one transaction, three round trips; a dialect
+   * that can send both statements at once overrides it.
+   */
+  boolean releaseAndWake(Connection c, Grant g, long liveMicros) throws SQLException {
+    return inTransaction(c, () -> {
+      if (!release(c, g)) {
+        return false;
+      }
+      wakeNext(c, g.name(), liveMicros);
+      return true;
+    });
+  }
+
   /** Clears owner and expiry if {@code owner} holds the row, whatever its token or expiry. */
   boolean clear(Connection c, String name, String owner) throws SQLException {
     return update(c, sql.clear(), name, owner) == 1;
@@ -263,6 +278,29 @@ abstract class Dialect {
   }
 
   // ---- helpers
+
+  /** Work whose statements commit together. */
+  interface Tx<T> {
+    T run() throws SQLException;
+  }
+
+  static <T> T inTransaction(Connection c, Tx<T> work) throws SQLException {
+    c.setAutoCommit(false);
+    try {
+      T result = work.run();
+      c.commit();
+      return result;
+    } catch (SQLException | RuntimeException e) {
+      try {
+        c.rollback();
+      } catch (SQLException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
 
   final String sql(String template) {
     return template.replace("{table}", table);

@@ -152,13 +152,8 @@ final class LeaseBackend implements LockBackend {
   @Override
   public boolean release(Grant grant) {
     Dialect d = dialect();
-    return db.run("release lock '" + grant.name() + "'", c -> inTransaction(c, () -> {
-      if (!d.release(c, grant)) {
-        return false;
-      }
-      d.wakeNext(c, grant.name(), Inbox.LIVE.toNanos() / 1000);
-      return true;
-    }));
+    return db.run("release lock '" + grant.name() + "'",
+        c -> d.releaseAndWake(c, grant, Inbox.LIVE.toNanos() / 1000));
   }
 
   @Override
@@ -174,7 +169,7 @@ final class LeaseBackend implements LockBackend {
       }
       // A grant whose answer never reached the engine is released here. Like a release, this
       // locks the lock row before any queue row, so the two cannot deadlock.
-      return inTransaction(c, () -> {
+      return Dialect.inTransaction(c, () -> {
         if (d.clear(c, name, owner)) {
           d.wakeNext(c, name, Inbox.LIVE.toNanos() / 1000);
         }
@@ -233,29 +228,6 @@ final class LeaseBackend implements LockBackend {
       } catch (Exception e) {
         log.warn("dlock: closing the connection pool of {} failed", describe(), e);
       }
-    }
-  }
-
-  /** Work whose statements commit together. */
-  private interface Tx<T> {
-    T run() throws SQLException;
-  }
-
-  private static <T> T inTransaction(Connection c, Tx<T> work) throws SQLException {
-    c.setAutoCommit(false);
-    try {
-      T result = work.run();
-      c.commit();
-      return result;
-    } catch (SQLException | RuntimeException e) {
-      try {
-        c.rollback();
-      } catch (SQLException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    } finally {
-      c.setAutoCommit(true);
     }
   }
 

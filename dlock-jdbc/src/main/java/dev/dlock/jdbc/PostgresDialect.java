@@ -2,6 +2,7 @@ package dev.dlock.jdbc;
 
 import dev.dlock.spi.Grant;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
@@ -12,7 +13,8 @@ import java.util.Set;
  * is re-checked once the lock is released, so two grants never both succeed); renewal passes all
  * grants as three arrays and gets back the rows it extended; waking the next waiter deletes its
  * queue row and NOTIFYs its client's inbox channel with the lock name in the release's own
- * transaction, so the notice goes out only once the release is committed.
+ * transaction, so the notice goes out only once the release is committed; the release and the
+ * wake-up travel together in one round trip.
  */
 final class PostgresDialect extends Dialect {
   private static final String GRANT = """
@@ -51,14 +53,20 @@ final class PostgresDialect extends Dialect {
       VALUES (?, ?, ?, now(), now())
       ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
 
+  // Wakes only while the row is free, so the wake-up that follows a failed release in the same
+  // round trip (below) does nothing.
   private static final String WAKE_NEXT = """
-      WITH woken AS (
-        DELETE FROM {table}_waiters WHERE (name, owner) IN (
-          SELECT name, owner FROM {table}_waiters
-          WHERE name = ? AND seen_at > now() - ? * INTERVAL '1 microsecond'
-          ORDER BY queued_at, owner LIMIT 1)
-        RETURNING name, inbox)
-      SELECT pg_notify(inbox, name) FROM woken""";
+      DELETE FROM {table}_waiters AS w WHERE (w.name, w.owner) = (
+        SELECT q.name, q.owner FROM {table}_waiters AS q
+        WHERE q.name = ? AND q.seen_at > now() - ? * INTERVAL '1 microsecond'
+          AND EXISTS (SELECT 1 FROM {table} AS l WHERE l.name = q.name AND l.owner IS NULL)
+        ORDER BY q.queued_at, q.owner LIMIT 1)
+      RETURNING pg_notify(w.inbox, w.name)""";
+
+  // Two statements sent in one round trip and run in one implicit transaction. Each takes its own
+  // snapshot, so the wake-up sees every waiter queued before the release cleared the row, as the
+  // two-statement transaction of the other dialects does.
+  private static final String RELEASE_AND_WAKE = RELEASE + ";\n" + WAKE_NEXT;
 
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = now() WHERE inbox = ?""";
@@ -68,6 +76,7 @@ final class PostgresDialect extends Dialect {
 
   private final String grant = sql(GRANT);
   private final String renew = sql(RENEW);
+  private final String releaseAndWake = sql(RELEASE_AND_WAKE);
 
   PostgresDialect(String table, int timeoutSeconds) {
     super(table, timeoutSeconds);
@@ -93,6 +102,19 @@ final class PostgresDialect extends Dialect {
   @Override
   Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
     return queryToken(c, grant, name, owner, leaseMicros);
+  }
+
+  @Override
+  boolean releaseAndWake(Connection c, Grant g, long liveMicros) throws SQLException {
+    try (PreparedStatement ps = prepare(c, releaseAndWake)) {
+      ps.setString(1, g.name());
+      ps.setString(2, g.owner());
+      ps.setLong(3, g.token());
+      ps.setString(4, g.name());
+      ps.setLong(5, liveMicros);
+      ps.execute();
+      return ps.getUpdateCount() == 1;
+    }
   }
 
   @Override

@@ -231,6 +231,24 @@ abstract class LeaseBackendCases {
     assertThat(first.nextWakeUp(Duration.ZERO)).isNull();
   }
 
+
+  @Test
+  void aReleaseByAnotherOwnerFreesNothingAndWakesNoOne() throws InterruptedException {
+    LockBackend holder = backend(new TestContext("h"));
+    TestContext waiting = new TestContext("w1");
+    LockBackend b1 = backend(waiting);
+    String name = name();
+    Grant held = granted(holder, name, "h:1");
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+
+    assertThat(b1.release(new Grant(name, "w1:1", held.token()))).isFalse();
+    assertThat(holder.release(new Grant(name, "h:1", held.token() + 1))).isFalse();
+    assertThat(waiting.nextWakeUp(Duration.ofMillis(300))).isNull();
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+
+    assertThat(holder.release(held)).isTrue();
+    assertThat(waiting.nextWakeUp(PATIENCE)).isEqualTo(name);
+  }
   @Test
   void aCancelledWaiterIsNotWoken() throws InterruptedException, SQLException {
     LockBackend holder = backend(new TestContext("h"));
