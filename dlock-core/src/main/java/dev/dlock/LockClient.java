@@ -53,6 +53,18 @@ public interface LockClient extends AutoCloseable {
   DistributedLock lock(String name, Duration leaseTime);
 
   /**
+   * Stands for election on {@code name} at once: a thread of the latch waits for the lock with the
+   * watchdog lease of {@link #lock(String)} and calls {@code listener} as leadership comes and goes.
+   * Close the latch to withdraw; closing the client also ends it.
+   *
+   * @param name     the lock behind the election, as for {@link #lock(String)}
+   * @param listener told of election, loss and resignation
+   */
+  default LeaderLatch leaderLatch(String name, LeaderListener listener) {
+    return Election.start(lock(name), name, listener);
+  }
+
+  /**
    * Who holds {@code name} now, by the server's account; empty if nobody does.
    *
    * @throws UnsupportedOperationException if the backend cannot inspect locks

@@ -67,14 +67,16 @@ final class MemBackend implements LockBackend {
     Set<Grant> gone = new HashSet<>();
     for (Grant g : grants) {
       long now = server.ticker.read();
-      MemEntry e = server.entries.computeIfPresent(g.name(), (k, cur) -> {
+      boolean[] extended = new boolean[1];
+      server.entries.computeIfPresent(g.name(), (k, cur) -> {
         if (owns(cur, g, now)) {
           cur.expiresAt = now + leaseTime.toNanos();
+          extended[0] = true;
         }
         return cur;
       });
-      if (e == null || !g.owner().equals(e.owner) || e.token != g.token()) {
-        gone.add(g);
+      if (!extended[0]) {
+        gone.add(g); // released, taken over, or run out on the server's clock
       }
     }
     return gone;
