@@ -3,7 +3,6 @@ package dev.dlock.jdbc;
 import dev.dlock.spi.Grant;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
@@ -18,15 +17,6 @@ import java.util.Set;
  * wake-up travel together in one round trip.
  */
 final class PostgresDialect extends Dialect {
-  // Rows are kept after release, so a name's row nearly always exists: a plain UPDATE grants it
-  // at less cost than an upsert's speculative insertion. The upsert below serves a name's first
-  // grant, and answers "held".
-  private static final String TAKE = """
-      UPDATE {table} AS l SET owner = ?, token = l.token + 1,
-        expires_at = now() + ? * INTERVAL '1 microsecond', acquired_at = now()
-      WHERE l.name = ? AND (l.owner IS NULL OR l.expires_at <= now())
-      RETURNING l.token""";
-
   private static final String GRANT = """
       INSERT INTO {table} AS l (name, owner, token, expires_at, acquired_at)
       VALUES (?, ?, 1, now() + ? * INTERVAL '1 microsecond', now())
@@ -84,7 +74,6 @@ final class PostgresDialect extends Dialect {
   private static final String PURGE = """
       DELETE FROM {table}_waiters WHERE seen_at < now() - ? * INTERVAL '1 microsecond'""";
 
-  private final String take = sql(TAKE);
   private final String grant = sql(GRANT);
   private final String renew = sql(RENEW);
   private final String releaseAndWake = sql(RELEASE_AND_WAKE);
@@ -112,16 +101,6 @@ final class PostgresDialect extends Dialect {
 
   @Override
   Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
-    try (PreparedStatement ps = prepare(c, take)) {
-      ps.setString(1, owner);
-      ps.setLong(2, leaseMicros);
-      ps.setString(3, name);
-      try (ResultSet rs = ps.executeQuery()) {
-        if (rs.next()) {
-          return rs.getLong(1);
-        }
-      }
-    }
     return queryToken(c, grant, name, owner, leaseMicros);
   }
 
