@@ -2,6 +2,8 @@ package dev.dlock;
 
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockKind;
+import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -16,9 +18,9 @@ final class Acquisition {
   private static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
   private final Engine engine;
+  private final Spec spec;
   private final String name;
   private final Duration lease;
-  private final boolean renew;
   private final long timeoutNanos;
   private final long start;
   private boolean waited;
@@ -26,11 +28,11 @@ final class Acquisition {
   private String holder;
 
   /** {@code timeoutNanos}: negative waits forever, zero does not wait. */
-  Acquisition(Engine engine, String name, Duration lease, boolean renew, long timeoutNanos) {
+  Acquisition(Engine engine, Spec spec, long timeoutNanos) {
     this.engine = engine;
-    this.name = name;
-    this.lease = lease;
-    this.renew = renew;
+    this.spec = spec;
+    this.name = spec.name();
+    this.lease = spec.lease();
     this.timeoutNanos = timeoutNanos;
     this.start = engine.ticker.read();
   }
@@ -45,11 +47,12 @@ final class Acquisition {
       throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
     }
     engine.checkOpen(name);
-    Hold h = reenter(engine.existing(name));
+    Hold h = reenter(engine.existing(spec.key()));
     if (h != null) {
       return h;
     }
-    NameState st = engine.enter(name);
+    refuseUpgrade();
+    NameState st = engine.enter(spec);
     boolean keepRef = false;
     try {
       h = reenter(st);
@@ -96,6 +99,20 @@ final class Acquisition {
     return h != null && h.reenter() ? h : null;
   }
 
+  /** A reader asking for the write lock would wait for itself: refuse at once instead. */
+  private void refuseUpgrade() {
+    if (spec.kind() == LockKind.WRITE && heldByThisThread(LockKind.READ) != null) {
+      throw new IllegalStateException(String.format("thread '%s' holds the read lock '%s' and asks for"
+          + " its write lock: upgrading would deadlock; release the read lock first",
+          Thread.currentThread().getName(), name));
+    }
+  }
+
+  private Hold heldByThisThread(LockKind kind) {
+    NameState st = engine.existing(Spec.key(kind, name));
+    return st == null ? null : st.heldBy(Thread.currentThread());
+  }
+
   private boolean passGate(NameState st) throws InterruptedException {
     if (timeoutNanos == 0) {
       return st.gate.tryAcquire();
@@ -111,7 +128,10 @@ final class Acquisition {
     String owner = engine.newOwner();
     boolean queued = false;
     boolean granted = false;
-    boolean serverWaits = engine.backend.waitsAtServer();
+    boolean exclusive = spec.kind() == LockKind.EXCLUSIVE;
+    boolean serverWaits = exclusive && engine.backend.waitsAtServer();
+    Hold writeHold = spec.kind() == LockKind.READ ? heldByThisThread(LockKind.WRITE) : null;
+    String writer = writeHold == null ? null : writeHold.grant.owner();
     boolean first = true;
     st.competing(true);
     try {
@@ -125,8 +145,10 @@ final class Acquisition {
         // A server that queues waiters is asked to wait only once a plain try found the lock held.
         Attempt a = willWait && serverWaits && !first
             ? waitAtServer(owner, left)
-            : engine.call(name, "acquire",
-                () -> engine.backend.tryAcquire(name, owner, lease, willWait && !serverWaits));
+            : engine.call(name, "acquire", () -> exclusive
+                ? engine.backend.tryAcquire(name, owner, lease, willWait && !serverWaits)
+                : engine.backend.tryAcquire(new LockRequest(name, spec.kind(), spec.permits(), owner,
+                    lease, willWait, writer)));
         first = false;
         if (a.isGranted()) {
           granted = true;
@@ -171,7 +193,8 @@ final class Acquisition {
 
   private Hold install(NameState st, String owner, Attempt a, long sentAt) {
     long validity = Engine.saturatedNanos(a.validity().orElse(lease));
-    Hold h = new Hold(engine, st, new Grant(name, owner, a.token()), renew, sentAt, sentAt + validity);
+    Hold h = new Hold(engine, st, new Grant(name, owner, a.token(), spec.kind()), spec.renew(), sentAt,
+        sentAt + validity);
     st.install(h);
     engine.track(h);
     engine.events.acquired(name, a.token(), Duration.ofNanos(engine.ticker.read() - start));

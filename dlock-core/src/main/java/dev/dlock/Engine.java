@@ -4,6 +4,7 @@ import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockKind;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -34,7 +35,8 @@ final class Engine implements LockClient, Abandonable {
   private final Duration leaseTime;
   final long maxPollNanos;
   private final int maxNameLength;
-  private final ConcurrentHashMap<String, NameState> names = new ConcurrentHashMap<>();
+  // Keyed by Spec.key: the bare name for exclusive locks, a (kind, name) record for the others.
+  private final ConcurrentHashMap<Object, NameState> names = new ConcurrentHashMap<>();
   private final AtomicLong ownerSeq = new AtomicLong();
   private final ScheduledThreadPoolExecutor scheduler;
   private final Renewer renewer;
@@ -79,13 +81,47 @@ final class Engine implements LockClient, Abandonable {
 
   @Override
   public DistributedLock lock(String name) {
-    return new LockView(this, Args.name(name, maxNameLength), leaseTime, true);
+    return view(name, LockKind.EXCLUSIVE);
   }
 
   @Override
   public DistributedLock lock(String name, Duration leaseTime) {
     Args.name(name, maxNameLength);
-    return new LockView(this, name, Args.leaseTime(leaseTime), false);
+    return new LockView(this, Spec.of(name, LockKind.EXCLUSIVE, 1, Args.leaseTime(leaseTime), false));
+  }
+
+  @Override
+  public DistributedLock fairLock(String name) {
+    return view(name, LockKind.FAIR);
+  }
+
+  @Override
+  public DistributedReadWriteLock readWriteLock(String name) {
+    DistributedLock read = view(name, LockKind.READ);
+    return new ReadWriteView(name, read, view(name, LockKind.WRITE));
+  }
+
+  @Override
+  public DistributedSemaphore semaphore(String name, int permits) {
+    Args.name(name, maxNameLength);
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be positive: " + permits);
+    }
+    supports(name, LockKind.PERMIT);
+    return new SemaphoreView(this, Spec.of(name, LockKind.PERMIT, permits, leaseTime, true));
+  }
+
+  private LockView view(String name, LockKind kind) {
+    Args.name(name, maxNameLength);
+    supports(name, kind);
+    return new LockView(this, Spec.of(name, kind, 1, leaseTime, true));
+  }
+
+  private void supports(String name, LockKind kind) {
+    if (!backend.kinds().contains(kind)) {
+      throw new UnsupportedOperationException(String.format(
+          "backend %s does not grant %s locks; lock '%s' cannot be made", backend.describe(), kind, name));
+    }
   }
 
   @Override
@@ -104,9 +140,8 @@ final class Engine implements LockClient, Abandonable {
   // ---- acquire
 
   /** Acquires or throws {@link LockTimeoutException}; {@code timeoutNanos < 0} waits forever. */
-  Hold acquireOrThrow(String name, Duration lease, boolean renew, long timeoutNanos)
-      throws InterruptedException {
-    Acquisition a = new Acquisition(this, name, lease, renew, timeoutNanos);
+  Hold acquireOrThrow(Spec spec, long timeoutNanos) throws InterruptedException {
+    Acquisition a = new Acquisition(this, spec, timeoutNanos);
     Hold h = a.run(true);
     if (h == null) {
       throw a.timeout();
@@ -115,15 +150,14 @@ final class Engine implements LockClient, Abandonable {
   }
 
   /** Acquires, or returns null when the wait runs out. */
-  Hold acquireOrNull(String name, Duration lease, boolean renew, long timeoutNanos)
-      throws InterruptedException {
-    return new Acquisition(this, name, lease, renew, timeoutNanos).run(true);
+  Hold acquireOrNull(Spec spec, long timeoutNanos) throws InterruptedException {
+    return new Acquisition(this, spec, timeoutNanos).run(true);
   }
 
   /** Takes the lock if it is free now; never waits, and leaves the interrupt flag alone. */
-  Hold tryNow(String name, Duration lease, boolean renew) {
+  Hold tryNow(Spec spec) {
     try {
-      return new Acquisition(this, name, lease, renew, 0).run(false);
+      return new Acquisition(this, spec, 0).run(false);
     } catch (InterruptedException e) {
       // A zero wait never blocks, so this is not reached; keep the flag if it ever is.
       Thread.currentThread().interrupt();
@@ -176,8 +210,9 @@ final class Engine implements LockClient, Abandonable {
   }
 
   /** The Lock view's unlock: the current thread's hold, or IllegalMonitorStateException. */
-  void unlock(String name) {
-    NameState st = names.get(name);
+  void unlock(Spec spec) {
+    String name = spec.name();
+    NameState st = names.get(spec.key());
     Hold h = st == null ? null : st.heldBy(Thread.currentThread());
     if (h == null || !releaseOne(h)) {
       if (closed) {
@@ -188,8 +223,8 @@ final class Engine implements LockClient, Abandonable {
     }
   }
 
-  int holdCount(String name) {
-    NameState st = names.get(name);
+  int holdCount(Spec spec) {
+    NameState st = names.get(spec.key());
     Hold h = st == null ? null : st.heldBy(Thread.currentThread());
     return h == null ? 0 : h.count();
   }
@@ -238,14 +273,14 @@ final class Engine implements LockClient, Abandonable {
 
   // ---- name states
 
-  NameState existing(String name) {
-    return names.get(name);
+  NameState existing(Object key) {
+    return names.get(key);
   }
 
-  NameState enter(String name) {
-    return names.compute(name, (k, st) -> {
+  NameState enter(Spec spec) {
+    return names.compute(spec.key(), (k, st) -> {
       if (st == null) {
-        st = new NameState(k);
+        st = new NameState(k, spec.name(), spec.kind());
       }
       st.refs++;
       return st;
@@ -253,7 +288,7 @@ final class Engine implements LockClient, Abandonable {
   }
 
   void exit(NameState st) {
-    names.computeIfPresent(st.name, (k, cur) -> cur != st || --cur.refs > 0 ? cur : null);
+    names.computeIfPresent(st.key, (k, cur) -> cur != st || --cur.refs > 0 ? cur : null);
   }
 
   // ---- backend calls
@@ -262,8 +297,8 @@ final class Engine implements LockClient, Abandonable {
   <T> T call(String name, String what, Supplier<T> op) {
     try {
       return op.get();
-    } catch (LockException | UnsupportedOperationException e) {
-      throw e;
+    } catch (LockException | UnsupportedOperationException | IllegalArgumentException e) {
+      throw e; // the caller's mistake, such as a semaphore's permits other clients disagree with
     } catch (RuntimeException e) {
       throw new LockException(String.format("backend %s failed to %s lock '%s' for client %s: %s",
           backend.describe(), what, name, id, e), e);
@@ -351,6 +386,8 @@ final class Engine implements LockClient, Abandonable {
 
   /** What the backend sees of this engine. */
   private final class Context implements BackendContext {
+    private final LockKind[] kinds = backend.kinds().toArray(new LockKind[0]);
+
     @Override
     public String clientId() {
       return id;
@@ -363,15 +400,17 @@ final class Engine implements LockClient, Abandonable {
 
     @Override
     public void released(String name) {
-      NameState st = names.get(name);
-      if (st != null) {
-        st.signalRelease(() -> events.woken(name));
+      for (LockKind kind : kinds) {
+        NameState st = names.get(Spec.key(kind, name));
+        if (st != null) {
+          st.signalRelease(() -> events.woken(name));
+        }
       }
     }
 
     @Override
     public void lost(Grant grant, String reason) {
-      NameState st = names.get(grant.name());
+      NameState st = names.get(Spec.key(grant.kind(), grant.name()));
       if (st == null) {
         return;
       }

@@ -53,6 +53,30 @@ public interface LockClient extends AutoCloseable {
   DistributedLock lock(String name, Duration leaseTime);
 
   /**
+   * A watchdog-renewed lock like {@link #lock(String)} whose waiters, across all clients, are
+   * granted in the order they first asked.
+   *
+   * @throws UnsupportedOperationException if the backend has no fair locks
+   */
+  DistributedLock fairLock(String name);
+
+  /**
+   * A watchdog-renewed read-write lock on {@code name}; see {@link DistributedReadWriteLock}.
+   *
+   * @throws UnsupportedOperationException if the backend has no read-write locks
+   */
+  DistributedReadWriteLock readWriteLock(String name);
+
+  /**
+   * A semaphore of {@code permits} watchdog-renewed leases on {@code name}; see
+   * {@link DistributedSemaphore}.
+   *
+   * @throws IllegalArgumentException if {@code permits} is not positive
+   * @throws UnsupportedOperationException if the backend has no semaphores
+   */
+  DistributedSemaphore semaphore(String name, int permits);
+
+  /**
    * Stands for election on {@code name} at once: a thread of the latch waits for the lock with the
    * watchdog lease of {@link #lock(String)} and calls {@code listener} as leadership comes and goes.
    * Close the latch to withdraw; closing the client also ends it.

@@ -4,35 +4,31 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link DistributedLock}: a name and a lease mode over the engine, which holds all state. */
+/** A {@link DistributedLock}: a name, a kind and a lease mode over the engine, which holds all state. */
 final class LockView implements DistributedLock {
   private static final long FOREVER = -1;
   private final Engine engine;
-  private final String name;
-  private final Duration lease;
-  private final boolean renew;
+  private final Spec spec;
 
-  LockView(Engine engine, String name, Duration lease, boolean renew) {
+  LockView(Engine engine, Spec spec) {
     this.engine = engine;
-    this.name = name;
-    this.lease = lease;
-    this.renew = renew;
+    this.spec = spec;
   }
 
   @Override
   public String name() {
-    return name;
+    return spec.name();
   }
 
   @Override
   public Lease acquire() throws InterruptedException {
-    return new LeaseHandle(engine.acquireOrThrow(name, lease, renew, FOREVER));
+    return new LeaseHandle(engine.acquireOrThrow(spec, FOREVER));
   }
 
   @Override
   public Lease acquire(Duration maxWait) throws InterruptedException {
     long nanos = Args.maxWait(maxWait).toNanos();
-    return new LeaseHandle(engine.acquireOrThrow(name, lease, renew, nanos));
+    return new LeaseHandle(engine.acquireOrThrow(spec, nanos));
   }
 
   @Override
@@ -43,12 +39,12 @@ final class LockView implements DistributedLock {
   @Override
   public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
     long nanos = Args.maxWait(maxWait).toNanos();
-    return Optional.ofNullable(engine.acquireOrNull(name, lease, renew, nanos)).map(LeaseHandle::new);
+    return Optional.ofNullable(engine.acquireOrNull(spec, nanos)).map(LeaseHandle::new);
   }
 
   @Override
   public int holdCount() {
-    return engine.holdCount(name);
+    return engine.holdCount(spec);
   }
 
   @Override
@@ -56,7 +52,7 @@ final class LockView implements DistributedLock {
     boolean interrupted = false;
     while (true) {
       try {
-        engine.acquireOrThrow(name, lease, renew, FOREVER);
+        engine.acquireOrThrow(spec, FOREVER);
         break;
       } catch (InterruptedException e) {
         interrupted = true;
@@ -69,7 +65,7 @@ final class LockView implements DistributedLock {
 
   @Override
   public void lockInterruptibly() throws InterruptedException {
-    engine.acquireOrThrow(name, lease, renew, FOREVER);
+    engine.acquireOrThrow(spec, FOREVER);
   }
 
   @Override
@@ -83,20 +79,20 @@ final class LockView implements DistributedLock {
     if (nanos > Args.MAX_WAIT.toNanos()) {
       nanos = FOREVER;
     }
-    return engine.acquireOrNull(name, lease, renew, nanos) != null;
+    return engine.acquireOrNull(spec, nanos) != null;
   }
 
   @Override
   public void unlock() {
-    engine.unlock(name);
+    engine.unlock(spec);
   }
 
   private Hold tryNow() {
-    return engine.tryNow(name, lease, renew);
+    return engine.tryNow(spec);
   }
 
   @Override
   public String toString() {
-    return "DistributedLock[" + name + ", " + engine + "]";
+    return "DistributedLock[" + spec.name() + ", " + spec.kind() + ", " + engine + "]";
   }
 }

@@ -1,5 +1,6 @@
 package dev.dlock;
 
+import dev.dlock.spi.LockKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -17,13 +18,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * waiter or a hold ({@code refs}, changed only inside the map's compute).
  */
 final class NameState {
+  final Object key;
   final String name;
+  final LockKind kind;
   final Semaphore gate = new Semaphore(1, true);
   int refs;
 
-  // Usually one hold; more only while a lost hold is still unreleased and a newer grant exists.
-  private Hold current;
-  private List<Hold> superseded;
+  // Usually one hold. More while a lost hold is still unreleased and a newer grant exists, or for
+  // the kinds held by many at once: readers on several threads, permits.
+  private final List<Hold> holds = new ArrayList<>(1);
 
   private final ReentrantLock mu = new ReentrantLock();
   private final Condition releasedCond = mu.newCondition();
@@ -31,52 +34,37 @@ final class NameState {
   private boolean headWaiting;
   private boolean closed;
 
-  NameState(String name) {
+  NameState(Object key, String name, LockKind kind) {
+    this.key = key;
     this.name = name;
+    this.kind = kind;
   }
 
   synchronized void install(Hold h) {
-    if (current != null && !current.isEnded()) {
-      if (superseded == null) {
-        superseded = new ArrayList<>(2);
-      }
-      superseded.add(current);
-    }
-    current = h;
+    holds.removeIf(Hold::isEnded);
+    holds.add(h);
   }
 
   synchronized void remove(Hold h) {
-    if (current == h) {
-      current = null;
-    } else if (superseded != null && superseded.remove(h) && superseded.isEmpty()) {
-      superseded = null;
-    }
+    holds.remove(h);
   }
 
-  /** The hold the thread acquired and has not ended, if any. */
+  /** The hold the thread acquired and has not ended, if any; never one of a permit. */
   synchronized Hold heldBy(Thread thread) {
-    if (current != null && current.thread == thread) {
-      return current;
+    if (kind == LockKind.PERMIT) {
+      return null;
     }
-    if (superseded != null) {
-      for (Hold h : superseded) {
-        if (h.thread == thread) {
-          return h;
-        }
+    for (int i = holds.size() - 1; i >= 0; i--) {
+      Hold h = holds.get(i);
+      if (h.thread == thread) {
+        return h;
       }
     }
     return null;
   }
 
   synchronized List<Hold> holds() {
-    List<Hold> all = new ArrayList<>(2);
-    if (current != null) {
-      all.add(current);
-    }
-    if (superseded != null) {
-      all.addAll(superseded);
-    }
-    return all;
+    return new ArrayList<>(holds);
   }
 
   /** Enters the gate, waiting up to {@code nanos} (forever if negative). */

@@ -5,22 +5,28 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockKind;
+import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One client's connection to a {@link MemServer}. Each operation is one atomic compute on the
- * name's entry; the release notification is sent after the compute, never inside it.
+ * name's entry in the table of its kind; notifications are sent after the compute, never inside it.
  */
 final class MemBackend implements LockBackend {
+  /** A retry hint when only the queue, not a lease, holds a waiter back. */
+  private static final Duration QUEUED = Duration.ofMillis(100);
+
   private final MemServer server;
   private volatile BackendContext context;
   private volatile boolean closed;
@@ -36,28 +42,51 @@ final class MemBackend implements LockBackend {
   }
 
   @Override
+  public Set<LockKind> kinds() {
+    return EnumSet.allOf(LockKind.class);
+  }
+
+  @Override
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+    return tryAcquire(new LockRequest(name, LockKind.EXCLUSIVE, 1, owner, leaseTime, willWait, null));
+  }
+
+  @Override
+  public Attempt tryAcquire(LockRequest r) {
     checkOpen();
     long now = server.ticker.read();
     Attempt[] result = new Attempt[1];
-    server.entries.compute(name, (k, e) -> {
+    Set<String> wake = new HashSet<>();
+    server.table(r.kind()).compute(r.name(), (k, e) -> {
       if (e == null) {
         e = new MemEntry();
       }
-      if (!e.heldAt(now)) {
-        e.owner = owner;
-        e.token = server.tokens.incrementAndGet();
-        e.expiresAt = now + leaseTime.toNanos();
-        e.waiters.remove(owner);
-        result[0] = Attempt.granted(e.token);
-      } else {
-        if (willWait) {
-          e.waiters.put(owner, new MemEntry.Waiter(context.clientId(), now));
+      e.prune(now, w -> isDead(w, now));
+      if (r.kind() == LockKind.PERMIT) {
+        if (e.permits != 0 && e.permits != r.permits()) {
+          throw new IllegalArgumentException(String.format("semaphore '%s' has %d permits, not %d",
+              r.name(), e.permits, r.permits()));
         }
-        result[0] = Attempt.held(Duration.ofNanos(e.expiresAt - now), e.owner);
+        e.permits = r.permits();
+      }
+      if (e.grantable(r)) {
+        long token = server.tokens.incrementAndGet();
+        e.holders.put(r.owner(), new MemEntry.Holder(r.kind(), token, now + r.leaseTime().toNanos()));
+        e.waiters.remove(r.owner());
+        result[0] = Attempt.granted(token);
+      } else {
+        if (r.willWait()) {
+          e.waiters.putIfAbsent(r.owner(), new MemEntry.Waiter(context.clientId(), r.kind(), now));
+          e.waiters.computeIfPresent(r.owner(), (o, w) -> new MemEntry.Waiter(w.clientId(), w.kind(), now));
+        }
+        Map.Entry<String, MemEntry.Holder> h = e.firstHolder();
+        result[0] = h == null
+            ? Attempt.held(QUEUED, null)
+            : Attempt.held(Duration.ofNanos(h.getValue().expiresAt - now), h.getKey());
       }
       return e.isEmpty() ? null : e;
     });
+    notifyAll(r.name(), wake);
     return result[0];
   }
 
@@ -68,12 +97,13 @@ final class MemBackend implements LockBackend {
     for (Grant g : grants) {
       long now = server.ticker.read();
       boolean[] extended = new boolean[1];
-      server.entries.computeIfPresent(g.name(), (k, cur) -> {
-        if (owns(cur, g, now)) {
-          cur.expiresAt = now + leaseTime.toNanos();
+      server.table(g.kind()).computeIfPresent(g.name(), (k, e) -> {
+        MemEntry.Holder h = live(e, g, now);
+        if (h != null) {
+          h.expiresAt = now + leaseTime.toNanos();
           extended[0] = true;
         }
-        return cur;
+        return e;
       });
       if (!extended[0]) {
         gone.add(g); // released, taken over, or run out on the server's clock
@@ -87,77 +117,83 @@ final class MemBackend implements LockBackend {
     checkOpen();
     long now = server.ticker.read();
     boolean[] released = new boolean[1];
-    String[] notify = new String[1];
-    server.entries.computeIfPresent(g.name(), (k, e) -> {
-      if (owns(e, g, now)) {
-        released[0] = true;
-        e.owner = null;
-        notify[0] = firstLiveWaiter(e, now);
-      } else if (!e.heldAt(now)) {
-        // An expired grant is free already; forgetting it lets the entry go once nobody waits.
-        e.owner = null;
+    Set<String> wake = new HashSet<>();
+    server.table(g.kind()).computeIfPresent(g.name(), (k, e) -> {
+      released[0] = live(e, g, now) != null;
+      if (released[0]) {
+        e.holders.remove(g.owner());
       }
+      e.prune(now, w -> isDead(w, now));
+      wake.addAll(e.clientsToWake());
       return e.isEmpty() ? null : e;
     });
-    if (notify[0] != null) {
-      MemBackend waiter = server.sessions.get(notify[0]);
-      if (waiter != null) {
-        waiter.context.released(g.name());
-      }
-    }
+    notifyAll(g.name(), wake);
     return released[0];
   }
 
   @Override
   public void cancel(String name, String owner) {
-    server.entries.computeIfPresent(name, (k, e) -> {
-      e.waiters.remove(owner);
-      return e.isEmpty() ? null : e;
-    });
+    long now = server.ticker.read();
+    for (ConcurrentHashMap<String, MemEntry> table : server.tables()) {
+      Set<String> wake = new HashSet<>();
+      table.computeIfPresent(name, (k, e) -> {
+        if (e.waiters.remove(owner) != null) {
+          e.prune(now, w -> isDead(w, now));
+          wake.addAll(e.clientsToWake()); // a writer that gave up may have held readers back
+        }
+        return e.isEmpty() ? null : e;
+      });
+      notifyAll(name, wake);
+    }
   }
 
   @Override
   public Optional<LockInfo> inspect(String name) {
     checkOpen();
-    return Optional.ofNullable(server.entries.get(name)).flatMap(e -> info(name, e));
+    return info(name);
   }
 
   @Override
   public List<LockInfo> inspectAll() {
     checkOpen();
     List<LockInfo> all = new ArrayList<>();
-    new TreeMap<>(server.entries).forEach((name, e) -> info(name, e).ifPresent(all::add));
+    for (String name : new TreeMap<>(server.entries).keySet()) {
+      info(name).ifPresent(all::add);
+    }
     return all;
   }
 
-  /** A snapshot of one entry, read under its compute so owner, token and expiry agree. */
-  private Optional<LockInfo> info(String name, MemEntry entry) {
+  /** The exclusive lock's holder, read under its compute so owner, token and expiry agree. */
+  private Optional<LockInfo> info(String name) {
     LockInfo[] info = new LockInfo[1];
     server.entries.computeIfPresent(name, (k, e) -> {
       long now = server.ticker.read();
-      if (e == entry && e.heldAt(now)) {
-        info[0] = new LockInfo(name, e.owner, e.token, Duration.ofNanos(e.expiresAt - now));
+      Map.Entry<String, MemEntry.Holder> h = e.firstHolder();
+      if (h != null && now - h.getValue().expiresAt < 0) {
+        info[0] = new LockInfo(name, h.getKey(), h.getValue().token,
+            Duration.ofNanos(h.getValue().expiresAt - now));
       }
       return e;
     });
     return Optional.ofNullable(info[0]);
   }
 
-  private static boolean owns(MemEntry e, Grant g, long now) {
-    return e.heldAt(now) && g.owner().equals(e.owner) && e.token == g.token();
+  private static MemEntry.Holder live(MemEntry e, Grant g, long now) {
+    MemEntry.Holder h = e.holders.get(g.owner());
+    return h != null && h.token == g.token() && now - h.expiresAt < 0 ? h : null;
   }
 
-  /** Drops waiters of closed clients and waiters that stopped asking; returns the first live one. */
-  private String firstLiveWaiter(MemEntry e, long now) {
-    for (Iterator<Map.Entry<String, MemEntry.Waiter>> it = e.waiters.entrySet().iterator(); it.hasNext(); ) {
-      MemEntry.Waiter w = it.next().getValue();
-      if (!server.sessions.containsKey(w.clientId()) || now - w.lastSeen() > server.waiterTimeoutNanos) {
-        it.remove();
-      } else {
-        return w.clientId();
+  private boolean isDead(MemEntry.Waiter w, long now) {
+    return !server.sessions.containsKey(w.clientId()) || now - w.lastSeen() > server.waiterTimeoutNanos;
+  }
+
+  private void notifyAll(String name, Set<String> clients) {
+    for (String client : clients) {
+      MemBackend b = server.sessions.get(client);
+      if (b != null) {
+        b.context.released(name);
       }
     }
-    return null;
   }
 
   private void checkOpen() {

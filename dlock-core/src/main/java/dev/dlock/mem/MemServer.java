@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.dlock.Ticker;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockKind;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,7 +26,11 @@ public final class MemServer {
   private static final ConcurrentHashMap<String, MemServer> NAMED = new ConcurrentHashMap<>();
 
   final Ticker ticker;
+  /** Exclusive locks; the other kinds keep their own tables, so one name of each kind is apart. */
   final ConcurrentHashMap<String, MemEntry> entries = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, MemEntry> fair = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, MemEntry> readWrite = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, MemEntry> permits = new ConcurrentHashMap<>();
   final ConcurrentHashMap<String, MemBackend> sessions = new ConcurrentHashMap<>();
   final AtomicLong tokens = new AtomicLong();
   final long waiterTimeoutNanos = WAITER_TIMEOUT.toNanos();
@@ -52,9 +58,22 @@ public final class MemServer {
     return new MemBackend(this);
   }
 
-  /** How many names are held or waited on: for tests that check nothing is left behind. */
+  /** How many names are held or waited on, of every kind: for tests that check nothing is left behind. */
   public int activeNames() {
-    return entries.size();
+    return entries.size() + fair.size() + readWrite.size() + permits.size();
+  }
+
+  ConcurrentHashMap<String, MemEntry> table(LockKind kind) {
+    return switch (kind) {
+      case EXCLUSIVE -> entries;
+      case FAIR -> fair;
+      case READ, WRITE -> readWrite;
+      case PERMIT -> permits;
+    };
+  }
+
+  List<ConcurrentHashMap<String, MemEntry>> tables() {
+    return List.of(entries, fair, readWrite, permits);
   }
 
   String describe() {

@@ -8,11 +8,18 @@ import static java.util.Objects.requireNonNull;
  * @param name  the lock name
  * @param owner the owner string the grant was made to
  * @param token the fencing token of the grant
+ * @param kind  what the grant excludes
  */
-public record Grant(String name, String owner, long token) {
-  /** Checks that name and owner are present. */
+public record Grant(String name, String owner, long token, LockKind kind) {
+  /** Checks that every field is present. */
   public Grant {
     requireNonNull(name, "name");
     requireNonNull(owner, "owner");
+    requireNonNull(kind, "kind");
+  }
+
+  /** An {@link LockKind#EXCLUSIVE} grant. */
+  public Grant(String name, String owner, long token) {
+    this(name, owner, token, LockKind.EXCLUSIVE);
   }
 }

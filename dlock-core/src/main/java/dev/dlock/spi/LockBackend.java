@@ -3,6 +3,7 @@ package dev.dlock.spi;
 import dev.dlock.LockInfo;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +28,12 @@ import java.util.Set;
  *       {@link dev.dlock.BackendUnavailableException} with the cause chained. An error is never turned
  *       into "held" or "not acquired".</li>
  *   <li><b>Threads.</b> Every method may be called concurrently from many threads. The engine lets
- *       at most one thread per client compete for a given name at a time.</li>
+ *       at most one thread per client compete for a given name and kind at a time.</li>
+ *   <li><b>Kinds.</b> Exclusive locks come through {@link #tryAcquire(String, String, Duration,
+ *       boolean)}; fair, read, write and permit grants through {@link #tryAcquire(LockRequest)}, for
+ *       the kinds {@link #kinds()} names. Each kind of one name is its own lock, except that READ
+ *       and WRITE are the two sides of one read-write lock. {@link Grant#kind()} tells renew and
+ *       release which.</li>
  *   <li><b>Waiting.</b> A {@code tryAcquire} with {@code willWait} set that answers "held" may
  *       register the owner as a waiter. The engine then calls {@link #tryAcquire} again for the
  *       same owner after a {@link BackendContext#released} notification or after
@@ -59,9 +65,38 @@ public interface LockBackend extends AutoCloseable {
   Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait);
 
   /**
+   * The kinds of lock this backend grants through {@link #tryAcquire(LockRequest)}. The default is
+   * {@link LockKind#EXCLUSIVE} alone; the engine refuses the others before any call. The engine may
+   * call it before {@link #start}.
+   */
+  default Set<LockKind> kinds() {
+    return EnumSet.of(LockKind.EXCLUSIVE);
+  }
+
+  /**
+   * Tries once to grant a lock of any kind in {@link #kinds()}. A request with {@code willWait}
+   * that is refused queues the owner. FAIR, WRITE and PERMIT requests are granted in queue order
+   * (a READ passes only the readers queued ahead of it, so a queued writer holds back later
+   * readers); a READ naming {@link LockRequest#writer()} is a downgrade and is granted beside that
+   * writer. A release or a cancel notifies the clients whose waiters may now
+   * be granted: the head of the queue, or every reader queued before the next writer, or as many
+   * permit waiters as permits came free. The default sends an exclusive request to
+   * {@link #tryAcquire(String, String, Duration, boolean)}.
+   *
+   * @throws UnsupportedOperationException for a kind this backend does not grant
+   */
+  default Attempt tryAcquire(LockRequest request) {
+    if (request.kind() != LockKind.EXCLUSIVE) {
+      throw new UnsupportedOperationException(describe() + " does not grant " + request.kind() + " locks");
+    }
+    return tryAcquire(request.name(), request.owner(), request.leaseTime(), request.willWait());
+  }
+
+  /**
    * True for a backend whose server queues waiters itself, such as a PostgreSQL advisory lock, a
    * MariaDB {@code GET_LOCK} or a row lock taken with {@code SELECT ... FOR UPDATE}. The engine then
-   * waits through {@link #acquireWaiting} instead of polling {@link #tryAcquire}. False by default.
+   * waits for exclusive locks through {@link #acquireWaiting} instead of polling
+   * {@link #tryAcquire(String, String, Duration, boolean)}. False by default.
    */
   default boolean waitsAtServer() {
     return false;
@@ -92,7 +127,7 @@ public interface LockBackend extends AutoCloseable {
 
   /**
    * Releases a grant if, and only if, it is still held by its owner with its token, and notifies
-   * one waiter.
+   * the waiter (or, after a writer, the waiting readers) that may now be granted.
    *
    * @return true if released; false if the grant was no longer held by that owner
    */

@@ -29,7 +29,8 @@ package dev.dlock.testkit;
  * <p>Timing: lease expiry and watchdog cases take a few {@link #testLease() leases}; the rest are
  * quick. Timing asserts allow {@link #timingSlack()} on top of the time they expect.
  */
-public abstract class LockConformanceSuite extends SuiteBase implements LeaseExpiryCases {
+public abstract class LockConformanceSuite extends SuiteBase
+    implements BasicCases, ExpiryCases, WaitCases, ContentionCases, MisuseCases, LeaseExpiryCases {
 
   /** For subclasses. */
   protected LockConformanceSuite() {}

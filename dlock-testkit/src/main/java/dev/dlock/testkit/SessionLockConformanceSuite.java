@@ -9,7 +9,8 @@ package dev.dlock.testkit;
  * backend of this kind tests the loss of a holder whose connection died with its own server, by
  * killing that connection.
  */
-public abstract class SessionLockConformanceSuite extends SuiteBase {
+public abstract class SessionLockConformanceSuite extends SuiteBase
+    implements BasicCases, ExpiryCases, WaitCases, ContentionCases, MisuseCases {
 
   /** For subclasses. */
   protected SessionLockConformanceSuite() {}

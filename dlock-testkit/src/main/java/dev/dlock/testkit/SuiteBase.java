@@ -8,11 +8,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.TestInfo;
 
 /**
- * What both suites share: the settings a backend's test class overrides, and the per-test fixture.
- * Package-private, so backends extend {@link LockConformanceSuite} or
- * {@link SessionLockConformanceSuite}.
+ * What every suite shares: the settings a backend's test class overrides, and the per-test fixture.
+ * Package-private, so backends extend one of the public suites, which each add their groups of
+ * cases.
  */
-abstract class SuiteBase implements BasicCases, ExpiryCases, WaitCases, ContentionCases, MisuseCases {
+abstract class SuiteBase implements SuiteCase {
   private final SuiteFixture fixture = new SuiteFixture(this);
 
   SuiteBase() {}

@@ -1,0 +1,34 @@
+package dev.dlock.spi;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * One try to grant a lock of any kind; see {@link LockBackend#tryAcquire(String, String, Duration,
+ * boolean)} for the meaning of the shared fields.
+ *
+ * @param name      the lock name, already validated by the engine
+ * @param kind      what the grant excludes
+ * @param permits   for {@link LockKind#PERMIT}, how many grants of the name may be held at once
+ *                  (every client of the name must agree); 1 for the other kinds
+ * @param owner     unique per grant; the same for every retry of one waiting acquire
+ * @param leaseTime how long the server keeps the grant without renewal
+ * @param willWait  true when the caller will wait and retry on "held"
+ * @param writer    for a {@link LockKind#READ} request, the owner of the write grant the same thread
+ *                  holds on the name (a downgrade: grant the read despite that writer); else null
+ */
+public record LockRequest(String name, LockKind kind, int permits, String owner,
+    Duration leaseTime, boolean willWait, String writer) {
+
+  /** Checks the fields. */
+  public LockRequest {
+    requireNonNull(name, "name");
+    requireNonNull(kind, "kind");
+    requireNonNull(owner, "owner");
+    requireNonNull(leaseTime, "leaseTime");
+    if (permits < 1) {
+      throw new IllegalArgumentException("permits must be positive: " + permits);
+    }
+  }
+}
