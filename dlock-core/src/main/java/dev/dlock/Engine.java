@@ -368,7 +368,19 @@ final class Engine implements LockClient, Abandonable {
         }
       }
     }
-    closeQuietly(backend);
+    if (!release && backend instanceof Abandonable crashable) {
+      abandonQuietly(crashable); // a crash leaves the server as it was, queues included
+    } else {
+      closeQuietly(backend);
+    }
+  }
+
+  private void abandonQuietly(Abandonable crashable) {
+    try {
+      crashable.abandon();
+    } catch (RuntimeException e) {
+      log.warn("dlock: abandoning backend {} failed", backend.describe(), e);
+    }
   }
 
   private static void closeQuietly(LockBackend backend) {
