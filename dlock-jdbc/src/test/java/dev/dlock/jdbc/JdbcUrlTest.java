@@ -8,6 +8,7 @@ import dev.dlock.LockClient;
 import dev.dlock.Lease;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.testkit.RecordingContext;
 import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -123,7 +124,7 @@ class JdbcUrlTest {
     String url = "jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/mem:away;DB_CLOSE_DELAY=-1";
     LockBackend backend = JdbcLockBackend.builder().url(url).queryTimeout(Duration.ofSeconds(2)).build();
     try {
-      backend.start(new TestContext("a"));
+      backend.start(new RecordingContext("a"));
       var attempt = backend.tryAcquire("x", "a:1", Duration.ofSeconds(30), false);
       assertThat(attempt.isGranted()).isTrue();
       server.stop();

@@ -10,6 +10,7 @@ import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.testkit.RecordingContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -59,14 +60,14 @@ abstract class LeaseBackendCases {
     return "t" + SEQ.incrementAndGet() + "_" + role;
   }
 
-  private LockBackend backend(TestContext context, JdbcLockBackend.Builder builder) {
+  private LockBackend backend(RecordingContext context, JdbcLockBackend.Builder builder) {
     LockBackend b = builder.build();
     backends.add(b);
     b.start(context);
     return b;
   }
 
-  private LockBackend backend(TestContext context) {
+  private LockBackend backend(RecordingContext context) {
     return backend(context, JdbcLockBackend.builder().url(db().url()));
   }
 
@@ -106,8 +107,8 @@ abstract class LeaseBackendCases {
 
   @Test
   void grantHeldRenewAndReleaseCheckOwnerAndToken() {
-    LockBackend a = backend(new TestContext("a"));
-    LockBackend b = backend(new TestContext("b"));
+    LockBackend a = backend(new RecordingContext("a"));
+    LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     Grant g = granted(a, name, "a:1");
 
@@ -131,7 +132,7 @@ abstract class LeaseBackendCases {
 
   @Test
   void tokensGrowAcrossReleasesBecauseTheRowIsKept() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
+    LockBackend a = backend(new RecordingContext("a"));
     String name = name();
     long last = 0;
     for (int i = 1; i <= 3; i++) {
@@ -147,8 +148,8 @@ abstract class LeaseBackendCases {
 
   @Test
   void expiryAndRetryHintsFollowTheDatabaseClock() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
-    LockBackend b = backend(new TestContext("b"));
+    LockBackend a = backend(new RecordingContext("a"));
+    LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     // Granted for 100 ms, but the row says one hour from the database's now: it is held for that.
     Attempt first = a.tryAcquire(name, "a:1", Duration.ofMillis(100), false);
@@ -170,7 +171,7 @@ abstract class LeaseBackendCases {
 
   @Test
   void inspectionReportsHeldUnexpiredGrantsByTheDatabaseClock() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
+    LockBackend a = backend(new RecordingContext("a"));
     String prefix = name();
     Grant b = granted(a, prefix + "-b", "a:1");
     Grant c = granted(a, prefix + "-c", "a:2");
@@ -194,7 +195,7 @@ abstract class LeaseBackendCases {
 
   @Test
   void renewalOfManyLeasesReportsExactlyTheLostOnes() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
+    LockBackend a = backend(new RecordingContext("a"));
     List<Grant> grants = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
       grants.add(granted(a, name() + "-" + "x".repeat(i), "a:" + i));
@@ -210,9 +211,9 @@ abstract class LeaseBackendCases {
 
   @Test
   void eachReleaseWakesTheOldestWaitingClientOnly() throws InterruptedException {
-    LockBackend holder = backend(new TestContext("h"));
-    TestContext first = new TestContext("w1");
-    TestContext second = new TestContext("w2");
+    LockBackend holder = backend(new RecordingContext("h"));
+    RecordingContext first = new RecordingContext("w1");
+    RecordingContext second = new RecordingContext("w2");
     LockBackend b1 = backend(first);
     LockBackend b2 = backend(second);
     String name = name();
@@ -234,8 +235,8 @@ abstract class LeaseBackendCases {
 
   @Test
   void aReleaseByAnotherOwnerFreesNothingAndWakesNoOne() throws InterruptedException {
-    LockBackend holder = backend(new TestContext("h"));
-    TestContext waiting = new TestContext("w1");
+    LockBackend holder = backend(new RecordingContext("h"));
+    RecordingContext waiting = new RecordingContext("w1");
     LockBackend b1 = backend(waiting);
     String name = name();
     Grant held = granted(holder, name, "h:1");
@@ -251,9 +252,9 @@ abstract class LeaseBackendCases {
   }
   @Test
   void aCancelledWaiterIsNotWoken() throws InterruptedException, SQLException {
-    LockBackend holder = backend(new TestContext("h"));
-    TestContext gaveUp = new TestContext("w1");
-    TestContext waiting = new TestContext("w2");
+    LockBackend holder = backend(new RecordingContext("h"));
+    RecordingContext gaveUp = new RecordingContext("w1");
+    RecordingContext waiting = new RecordingContext("w2");
     LockBackend b1 = backend(gaveUp);
     LockBackend b2 = backend(waiting);
     String name = name();
@@ -270,8 +271,8 @@ abstract class LeaseBackendCases {
 
   @Test
   void cancelReleasesAGrantMadeToTheCancelledOwner() {
-    LockBackend a = backend(new TestContext("a"));
-    LockBackend b = backend(new TestContext("b"));
+    LockBackend a = backend(new RecordingContext("a"));
+    LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     granted(a, name, "a:1");
     a.cancel(name, "a:1");
@@ -280,8 +281,8 @@ abstract class LeaseBackendCases {
 
   @Test
   void aOneShotTryLeavesNoQueueEntry() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
-    LockBackend b = backend(new TestContext("b"));
+    LockBackend a = backend(new RecordingContext("a"));
+    LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     granted(a, name, "a:1");
     assertThat(b.tryAcquire(name, "b:1", LONG, false).isGranted()).isFalse();
@@ -290,8 +291,8 @@ abstract class LeaseBackendCases {
 
   @Test
   void closingABackendRemovesItsQueueEntries() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
-    LockBackend b = backend(new TestContext("b"));
+    LockBackend a = backend(new RecordingContext("a"));
+    LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     granted(a, name, "a:1");
     assertThat(b.tryAcquire(name, "b:1", LONG, true).isGranted()).isFalse();
@@ -365,7 +366,7 @@ abstract class LeaseBackendCases {
   @Test
   void anSqlErrorIsALockExceptionNeverHeld() throws Exception {
     String table = table("dropped");
-    LockBackend a = backend(new TestContext("a"), JdbcLockBackend.builder().url(db().url()).table(table));
+    LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().url(db().url()).table(table));
     String name = name();
     granted(a, name, "a:1");
     db().execute("DROP TABLE " + table, "DROP TABLE " + table + "_waiters");
@@ -378,7 +379,7 @@ abstract class LeaseBackendCases {
 
   @Test
   void aDataSourceBackendDescribesItselfByTheDatabaseUrl() throws SQLException {
-    LockBackend a = backend(new TestContext("a"), JdbcLockBackend.builder().dataSource(db().dataSource()));
+    LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().dataSource(db().dataSource()));
     assertThat(a.describe()).startsWith("jdbc:");
     Grant g = granted(a, name(), "a:1");
     assertThat(a.release(g)).isTrue();
@@ -386,7 +387,7 @@ abstract class LeaseBackendCases {
 
   @Test
   void theUrlIsDescribedWithoutItsPassword() {
-    LockBackend a = backend(new TestContext("a"), JdbcLockBackend.builder().url(db().passwordUrl()));
+    LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().url(db().passwordUrl()));
     assertThat(a.describe()).contains("***").doesNotContain(TestDatabase.SECRET);
   }
 
@@ -406,11 +407,11 @@ abstract class LeaseBackendCases {
 
   @Test
   void renewedRowsMoveTheirExpiryByTheDatabaseClock() throws SQLException {
-    LockBackend a = backend(new TestContext("a"));
+    LockBackend a = backend(new RecordingContext("a"));
     Grant g = granted(a, name(), "a:1");
     shiftExpiry(g.name(), 2);
     assertThat(a.renew(Set.of(g), Duration.ofHours(2))).isEmpty();
-    LockBackend b = backend(new TestContext("b"));
+    LockBackend b = backend(new RecordingContext("b"));
     Attempt held = b.tryAcquire(g.name(), "b:1", LONG, false);
     assertThat(held.retryAfter()).isGreaterThan(Duration.ofMinutes(110));
   }
