@@ -14,7 +14,7 @@ import java.util.Locale;
 /**
  * The {@code ./bench} entry point: runs the chosen workloads on the chosen targets, prints one
  * table to stdout (progress goes to stderr, so stdout can be piped) and writes it as Markdown.
- * Exit status 64 for a bad command line, 1 if a benchmark fails.
+ * Exit status 64 for a bad command line, 1 if a benchmark failed (the others still run and print).
  */
 public final class BenchMain {
   private BenchMain() {}
@@ -41,6 +41,14 @@ public final class BenchMain {
       write(settings, table);
       System.err.printf(Locale.ROOT, "bench: done in %.0f s; Markdown in %s%n",
           (System.nanoTime() - start) / 1e9, settings.out());
+      for (Row r : table.rows()) {
+        if (r.failure() != null) {
+          System.err.printf("bench: %s on %s failed: %s%n", r.workload(), r.target(), r.failure());
+        }
+      }
+      if (table.rows().stream().anyMatch(r -> r.failure() != null)) {
+        System.exit(1);
+      }
     } catch (Exception e) {
       System.err.println("bench: failed: " + e);
       e.printStackTrace();
@@ -55,9 +63,18 @@ public final class BenchMain {
       for (String target : s.targets()) {
         progress.printf("bench: %s on %s (%s) ...%n", w, target, w.description);
         long start = System.nanoTime();
-        Row row = w == Workload.W4
-            ? Handoff.run(Targets.create(target), s.handoffWarmup(), s.handoffMeasurement())
-            : JmhWorkloads.run(w, target, s);
+        Row row;
+        try {
+          row = w == Workload.W4
+              ? Handoff.run(Targets.create(target), s.handoffWarmup(), s.handoffMeasurement())
+              : JmhWorkloads.run(w, target, s);
+        } catch (Exception | AssertionError e) {
+          // One target failing one workload (a peer library giving up, say) must not lose the
+          // rest of a long run: the table shows it as failed and the exit status says so.
+          progress.printf("bench:   failed: %s%n", e);
+          rows.add(Row.failed(w, target, e));
+          continue;
+        }
         progress.printf(Locale.ROOT, "bench:   %,.0f ops/s, p50 %s, p99 %s (%.1f s)%n",
             row.opsPerSec(), ResultTable.time(row.p50Nanos()), ResultTable.time(row.p99Nanos()),
             (System.nanoTime() - start) / 1e9);

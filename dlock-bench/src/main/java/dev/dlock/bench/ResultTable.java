@@ -32,6 +32,11 @@ public final class ResultTable {
   private List<List<String>> cells() {
     List<List<String>> all = new ArrayList<>();
     for (Row r : rows) {
+      if (r.failure() != null) {
+        all.add(List.of(r.workload().name(), r.target(), Integer.toString(r.threads()), "failed", "-",
+            "-", "-"));
+        continue;
+      }
       all.add(List.of(r.workload().name(), r.target(), Integer.toString(r.threads()),
           String.format(Locale.ROOT, "%,.0f", r.opsPerSec()), time(r.p50Nanos()), time(r.p99Nanos()),
           ratio(r)));
@@ -82,7 +87,8 @@ public final class ResultTable {
 
   private String ratio(Row r) {
     for (Row b : rows) {
-      if (b.workload() == r.workload() && b.target().equals(baseline) && b.opsPerSec() > 0) {
+      if (b.workload() == r.workload() && b.target().equals(baseline) && b.failure() == null
+          && b.opsPerSec() > 0) {
         BigDecimal x = BigDecimal.valueOf(r.opsPerSec() / b.opsPerSec()).round(new MathContext(2));
         return x.stripTrailingZeros().toPlainString() + "x";
       }

@@ -6,6 +6,20 @@ package dev.dlock.bench;
  * @param opsPerSec lock+unlock operations per second over all threads; handoffs per second in W4
  * @param p50Nanos median time of one operation (one handoff in W4)
  * @param p99Nanos 99th percentile of the same
+ * @param failure why the measurement failed, or null when it ran
  */
 public record Row(Workload workload, String target, int threads, double opsPerSec, double p50Nanos,
-    double p99Nanos) {}
+    double p99Nanos, String failure) {
+
+  /** A measurement that ran. */
+  public Row(Workload workload, String target, int threads, double opsPerSec, double p50Nanos,
+      double p99Nanos) {
+    this(workload, target, threads, opsPerSec, p50Nanos, p99Nanos, null);
+  }
+
+  /** A measurement that failed; the table shows it as failed and the run goes on. */
+  static Row failed(Workload workload, String target, Throwable why) {
+    return new Row(workload, target, workload.threads, Double.NaN, Double.NaN, Double.NaN,
+        String.valueOf(why));
+  }
+}

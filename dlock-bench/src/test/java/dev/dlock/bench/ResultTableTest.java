@@ -27,4 +27,14 @@ class ResultTableTest {
     assertThat(table.markdown().lines()).hasSize(5)
         .contains("| W1 | mem | 1 | 400,000 | 2.1 us | 15.5 us | 0.01x |");
   }
+
+  @Test
+  void aFailedMeasurementIsShownAsFailedAndIsNoBaseline() {
+    ResultTable withFailure = new ResultTable(List.of(
+        Row.failed(Workload.W2, "peer", new IllegalStateException("gave up")),
+        new Row(Workload.W2, "mem", 16, 100_000, 2_000, 9_000)), "peer");
+    assertThat(withFailure.markdown().lines())
+        .contains("| W2 | peer | 16 | failed | - | - | - |")
+        .contains("| W2 | mem | 16 | 100,000 | 2.0 us | 9.0 us | - |");
+  }
 }

@@ -35,14 +35,16 @@ class SettingsTest {
     Settings s = Settings.parse("--targets", "jdbc,jdbc-pg", "--baseline", "spring-jdbc");
     assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc");
     assertThat(s.baseline()).isEqualTo("spring-jdbc");
+    assertThat(Settings.parse("--targets", "redis").targets())
+        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis");
     assertThatThrownBy(() -> Settings.parse("--targets", "mem", "--baseline", "reentrant"))
         .hasMessageContaining("not among the targets run");
   }
 
   @Test
   void badCommandLinesSayWhatIsWrong() {
-    assertThatThrownBy(() -> Settings.parse("--targets", "redis"))
-        .hasMessageContaining("unknown target 'redis'").hasMessageContaining("mem");
+    assertThatThrownBy(() -> Settings.parse("--targets", "etcd"))
+        .hasMessageContaining("unknown target 'etcd'").hasMessageContaining("mem");
     assertThatThrownBy(() -> Settings.parse("--workloads", "W9")).hasMessageContaining("W9");
     assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r");
     assertThatThrownBy(() -> Settings.parse("-i")).hasMessageContaining("needs a value");

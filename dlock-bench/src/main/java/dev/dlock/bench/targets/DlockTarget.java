@@ -16,6 +16,8 @@ import java.util.function.Supplier;
 public final class DlockTarget implements Target {
   static final String MEM = "mem";
   static final String JDBC_PG = "jdbc-pg";
+  static final String REDIS = "dlock-redis";
+  static final String ZOOKEEPER = "dlock-zookeeper";
   private static final AtomicInteger MEM_SERVERS = new AtomicInteger();
 
   private final String name;
@@ -43,6 +45,19 @@ public final class DlockTarget implements Target {
    */
   static DlockTarget jdbcPg() {
     return new DlockTarget(JDBC_PG, PgServer::url, PgServer::forkJvmArgs);
+  }
+
+  /**
+   * The Redis backend on the run's redis-server ({@link RedisBenchServer}): one command and one
+   * pub/sub connection per client, and one waiting client woken per release.
+   */
+  static DlockTarget redis() {
+    return new DlockTarget(REDIS, RedisBenchServer::url, RedisBenchServer::forkJvmArgs);
+  }
+
+  /** The ZooKeeper backend on the run's server ({@link ZkServer}): one session per client. */
+  static DlockTarget zookeeper() {
+    return new DlockTarget(ZOOKEEPER, ZkServer::url, ZkServer::forkJvmArgs);
   }
 
   @Override

@@ -16,10 +16,16 @@ import java.util.function.Supplier;
 public final class Targets {
   /** The preset naming every JDBC target, in table order. */
   public static final String JDBC = "jdbc";
+  /** The preset naming every Redis target, in table order. */
+  public static final String REDIS = "redis";
+  /** The preset naming every ZooKeeper target, in table order. */
+  public static final String ZOOKEEPER = "zookeeper";
 
   private static final Map<String, Supplier<Target>> REGISTRY = new LinkedHashMap<>();
   private static final List<String> DEFAULTS;
   private static final List<String> JDBC_TARGETS;
+  static final List<String> REDIS_TARGETS;
+  private static final List<String> ZOOKEEPER_TARGETS;
 
   static {
     REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::new);
@@ -29,6 +35,14 @@ public final class Targets {
     REGISTRY.put(SpringJdbcTarget.NAME, SpringJdbcTarget::new);
     REGISTRY.put(ShedLockTarget.NAME, ShedLockTarget::new);
     JDBC_TARGETS = List.of(DlockTarget.JDBC_PG, SpringJdbcTarget.NAME, ShedLockTarget.NAME);
+    REGISTRY.put(DlockTarget.REDIS, DlockTarget::redis);
+    REGISTRY.put(RedissonTarget.LOCK, RedissonTarget::lock);
+    REGISTRY.put(RedissonTarget.FAIR, RedissonTarget::fair);
+    REGISTRY.put(SpringRedisTarget.NAME, SpringRedisTarget::new);
+    REDIS_TARGETS = List.of(DlockTarget.REDIS, RedissonTarget.LOCK, RedissonTarget.FAIR, SpringRedisTarget.NAME);
+    REGISTRY.put(DlockTarget.ZOOKEEPER, DlockTarget::zookeeper);
+    REGISTRY.put(CuratorTarget.NAME, CuratorTarget::new);
+    ZOOKEEPER_TARGETS = List.of(DlockTarget.ZOOKEEPER, CuratorTarget.NAME);
   }
 
   private Targets() {}
@@ -49,6 +63,12 @@ public final class Targets {
    * @throws IllegalArgumentException naming the known targets if it is neither
    */
   public static List<String> expand(String name) {
+    if (REDIS.equals(name)) {
+      return REDIS_TARGETS;
+    }
+    if (ZOOKEEPER.equals(name)) {
+      return ZOOKEEPER_TARGETS;
+    }
     return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
   }
 
@@ -64,6 +84,16 @@ public final class Targets {
     if (targets.contains(ShedLockTarget.NAME)) {
       sb.append(ShedLockTarget.LEGEND).append('\n');
     }
+    if (targets.stream().anyMatch(REDIS_TARGETS::contains)) {
+      sb.append(RedisBenchServer.LEGEND).append('\n');
+      sb.append(RedisCommandCost.line(targets)).append('\n');
+    }
+    if (targets.stream().anyMatch(ZOOKEEPER_TARGETS::contains)) {
+      sb.append(ZkServer.LEGEND).append('\n');
+    }
+    if (targets.contains(CuratorTarget.NAME)) {
+      sb.append(CuratorTarget.LEGEND).append('\n');
+    }
     return sb.toString();
   }
 
@@ -76,6 +106,8 @@ public final class Targets {
     if (!REGISTRY.containsKey(name)) {
       List<String> known = new ArrayList<>(names());
       known.add(JDBC + " (= " + String.join(",", JDBC_TARGETS) + ")");
+      known.add(REDIS + " (= " + String.join(",", REDIS_TARGETS) + ")");
+      known.add(ZOOKEEPER + " (= " + String.join(",", ZOOKEEPER_TARGETS) + ")");
       throw new IllegalArgumentException("unknown target '" + name + "'; known: " + String.join(", ", known));
     }
     return name;

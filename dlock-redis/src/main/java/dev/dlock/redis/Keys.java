@@ -1,0 +1,135 @@
+package dev.dlock.redis;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The key and channel names under one prefix. Why the escaping: Redis Cluster hashes only the
+ * part of a key between its first '{' and the next '}', or the whole key when that part is empty.
+ * Each lock's keys are {@code prefix{name}:suffix}; the prefix has no braces, so the first '{' is
+ * ours, and escaping '}' (and the escape byte '%') in the name makes the tag exactly the escaped
+ * name: never empty, never cut short, the same for every key of the lock. Names are UTF-8 bytes,
+ * so any name, braces and all, maps to one slot.
+ */
+final class Keys {
+  static final String LOCK = ":lock";
+
+  private final byte[] prefix;
+  private final byte[] channels;
+
+  Keys(String prefix) {
+    this.prefix = utf8(prefix);
+    this.channels = utf8(prefix + "client:");
+  }
+
+  /** The lock, token, queue and alive keys of a name, in the order the scripts expect. */
+  byte[][] of(String name) {
+    byte[] tag = tag(name);
+    return new byte[][] {key(tag, LOCK), key(tag, ":token"), key(tag, ":queue"), key(tag, ":alive")};
+  }
+
+  /** The fair lock's owner, token, queue and alive keys, in the order the fair scripts expect. */
+  byte[][] fair(String name) {
+    return keys(name, ":fair:owner", ":fair:token", ":fair:queue", ":fair:alive");
+  }
+
+  /** The read-write lock's write, readers, token, queue, alive and writers keys. */
+  byte[][] readWrite(String name) {
+    return keys(name, ":rw:write", ":rw:readers", ":rw:token", ":rw:queue", ":rw:alive", ":rw:writers");
+  }
+
+  /** The semaphore's holders, meta (permits and token), queue and alive keys. */
+  byte[][] semaphore(String name) {
+    return keys(name, ":sem:holders", ":sem:meta", ":sem:queue", ":sem:alive");
+  }
+
+  private byte[][] keys(String name, String... suffixes) {
+    byte[] tag = tag(name);
+    byte[][] out = new byte[suffixes.length][];
+    for (int i = 0; i < suffixes.length; i++) {
+      out[i] = key(tag, suffixes[i]);
+    }
+    return out;
+  }
+
+  byte[] lock(String name) {
+    return key(tag(name), LOCK);
+  }
+
+  /** The prefix of every client's notification channel; the client id follows it. */
+  byte[] channels() {
+    return channels.clone();
+  }
+
+  byte[] channel(String clientId) {
+    return concat(channels, utf8(clientId));
+  }
+
+  /** A SCAN pattern for every lock key under the prefix. */
+  byte[] lockPattern() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte b : prefix) {
+      if (b == '*' || b == '?' || b == '[' || b == ']' || b == '\\') {
+        out.write('\\');
+      }
+      out.write(b);
+    }
+    out.writeBytes(utf8("{*}" + LOCK));
+    return out.toByteArray();
+  }
+
+  /** The lock name of a lock key found by SCAN, or null for a key that is not one. */
+  String nameOf(byte[] lockKey) {
+    byte[] suffix = utf8("}" + LOCK);
+    int from = prefix.length + 1;
+    int to = lockKey.length - suffix.length;
+    if (to <= from || lockKey[prefix.length] != '{') {
+      return null;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (int i = from; i < to; i++) {
+      byte b = lockKey[i];
+      if (b == '}') {
+        return null;
+      }
+      if (b == '%' && i + 2 < to) {
+        out.write(Integer.parseInt(new String(lockKey, i + 1, 2, StandardCharsets.US_ASCII), 16));
+        i += 2;
+      } else {
+        out.write(b);
+      }
+    }
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] tag(String name) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write('{');
+    for (byte b : utf8(name)) {
+      if (b == '}') {
+        out.writeBytes(utf8("%7D"));
+      } else if (b == '%') {
+        out.writeBytes(utf8("%25"));
+      } else {
+        out.write(b);
+      }
+    }
+    out.write('}');
+    return out.toByteArray();
+  }
+
+  private byte[] key(byte[] tag, String suffix) {
+    return concat(concat(prefix, tag), utf8(suffix));
+  }
+
+  static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] out = new byte[a.length + b.length];
+    System.arraycopy(a, 0, out, 0, a.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}

@@ -1,0 +1,382 @@
+package dev.dlock.redis;
+
+import static dev.dlock.redis.Keys.utf8;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockInfo;
+import dev.dlock.redis.Scripts.Script;
+import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockKind;
+import dev.dlock.spi.LockRequest;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The S8/S9 lease lock on one Redis, improved. Why it looks like this: every operation is one
+ * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands and run
+ * three more inside Redis (SET NX PX and INCR, then GETDEL); renewing all of a client's leases is
+ * one EVALSHA. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
+ * can slip between the two. A release that finds owners queued reserves the lock for the oldest one
+ * whose client still listens and publishes to that client's channel only, so one client wakes per
+ * release; the reserved waiter takes the lock on its retry. A waiter's place lapses when it has not
+ * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
+ * lost notification costs at most a third of it. The other kinds live in {@link KindLocks}.
+ */
+final class RedisBackend implements LockBackend, Abandonable {
+  private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
+  /** How long a waiter keeps its place without asking again, and how long a reservation waits. */
+  static final Duration WAITER_TIMEOUT = Duration.ofSeconds(3);
+
+  private final RedisUrl url;
+  private final Keys keys;
+  private final byte[] waiterTimeoutMs;
+  private final Duration retryWhileQueued;
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final StatefulRedisConnection<byte[], byte[]> connection;
+  private final StatefulRedisPubSubConnection<byte[], byte[]> pubSub;
+  private final Scripts scripts;
+  private final KindLocks kindLocks;
+  /** Owners of this client that may hold a place in a queue, to the name they wait for. */
+  private final ConcurrentHashMap<String, String> queued = new ConcurrentHashMap<>();
+  private volatile BackendContext context;
+  private volatile boolean closed;
+
+  private RedisBackend(RedisUrl url, Duration waiterTimeout, ClientResources resources,
+      RedisClient client, StatefulRedisConnection<byte[], byte[]> connection,
+      StatefulRedisPubSubConnection<byte[], byte[]> pubSub) {
+    this.url = url;
+    this.keys = new Keys(url.prefix());
+    this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
+    this.retryWhileQueued = waiterTimeout.dividedBy(3);
+    this.resources = resources;
+    this.client = client;
+    this.connection = connection;
+    this.pubSub = pubSub;
+    this.scripts = new Scripts(connection.async(), url.uri().getTimeout());
+    this.kindLocks = new KindLocks(this, scripts, keys, waiterTimeout);
+  }
+
+  /** Connects both connections and loads the scripts, or throws BackendUnavailableException. */
+  static RedisBackend open(RedisUrl url, Duration waiterTimeout) {
+    ClientResources resources = DefaultClientResources.builder()
+        .ioThreadPoolSize(2)
+        .computationThreadPoolSize(1)
+        // Back within a second of the server: the default backs off up to 30 s.
+        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
+            TimeUnit.MILLISECONDS))
+        .build();
+    RedisClient client = RedisClient.create(resources);
+    client.setOptions(ClientOptions.builder()
+        .socketOptions(SocketOptions.builder().connectTimeout(url.uri().getTimeout()).build())
+        .timeoutOptions(TimeoutOptions.enabled())
+        .build());
+    StatefulRedisConnection<byte[], byte[]> connection = null;
+    StatefulRedisPubSubConnection<byte[], byte[]> pubSub = null;
+    try {
+      connection = client.connect(ByteArrayCodec.INSTANCE, url.uri());
+      pubSub = client.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
+      RedisBackend backend = new RedisBackend(url, waiterTimeout, resources, client, connection, pubSub);
+      backend.scripts.load();
+      return backend;
+    } catch (RuntimeException e) {
+      closeQuietly(pubSub, connection, client, resources);
+      throw new BackendUnavailableException(
+          String.format("cannot connect to redis %s: %s", url.description(), reason(e)), e);
+    }
+  }
+
+  @Override
+  public void start(BackendContext context) {
+    this.context = context;
+    pubSub.addListener(new Inbox(context.clientId(), this::notified,
+        (name, owner) -> context.released(name)));
+    call("subscribe to its release channel",
+        () -> scripts.call(() -> pubSub.async().subscribe(keys.channel(context.clientId()))));
+  }
+
+  @Override
+  public Set<LockKind> kinds() {
+    return EnumSet.allOf(LockKind.class);
+  }
+
+  @Override
+  public Attempt tryAcquire(LockRequest request) {
+    if (request.kind() == LockKind.EXCLUSIVE) {
+      return tryAcquire(request.name(), request.owner(), request.leaseTime(), request.willWait());
+    }
+    checkOpen();
+    return kindLocks.tryAcquire(request);
+  }
+
+  @Override
+  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+    checkOpen();
+    // Recorded before the call: a wake-up may arrive before the answer that queued the owner.
+    String mode = !willWait ? "0" : queued.put(owner, name) == null ? "1" : "2";
+    List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
+        keys.of(name), utf8(owner), ascii(millis(leaseTime)), ascii(mode), waiterTimeoutMs));
+    if ((Long) r.get(0) == 1L) {
+      queued.remove(owner);
+      return Attempt.granted((Long) r.get(1));
+    }
+    Duration left = Duration.ofMillis(Math.max(0, (Long) r.get(1)));
+    String holder = new String((byte[]) r.get(2), StandardCharsets.UTF_8);
+    if (willWait && left.compareTo(retryWhileQueued) > 0) {
+      left = retryWhileQueued;
+    }
+    return Attempt.held(left, holder.isEmpty() ? null : holder);
+  }
+
+  @Override
+  public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
+    checkOpen();
+    List<Grant> list = new ArrayList<>();
+    List<Grant> others = new ArrayList<>();
+    for (Grant g : grants) {
+      (g.kind() == LockKind.EXCLUSIVE ? list : others).add(g);
+    }
+    Set<Grant> gone = others.isEmpty() ? new HashSet<>() : kindLocks.renew(others, leaseTime);
+    if (list.isEmpty()) {
+      return gone;
+    }
+    byte[][] locks = new byte[list.size()][];
+    byte[][] args = new byte[list.size() + 1][];
+    args[0] = ascii(millis(leaseTime));
+    for (int i = 0; i < list.size(); i++) {
+      locks[i] = keys.lock(list.get(i).name());
+      args[i + 1] = utf8(list.get(i).owner());
+    }
+    List<Object> lost = call("renew " + list.size() + " lease(s)",
+        () -> scripts.run(Script.RENEW, locks, args));
+    for (Object position : lost) {
+      gone.add(list.get(((Long) position).intValue() - 1));
+    }
+    return gone;
+  }
+
+  @Override
+  public boolean release(Grant grant) {
+    checkOpen();
+    if (grant.kind() != LockKind.EXCLUSIVE) {
+      return kindLocks.release(grant);
+    }
+    return runRelease(grant.name(), grant.owner(), "release");
+  }
+
+  @Override
+  public void cancel(String name, String owner) {
+    if (kindLocks.cancel(name, owner, closed)) {
+      return;
+    }
+    queued.remove(owner);
+    if (closed) {
+      return; // A closed client's places are skipped: nobody listens on its channel any more.
+    }
+    runRelease(name, owner, "cancel");
+  }
+
+  private boolean runRelease(String name, String owner, String mode) {
+    Long freed = call(mode + " lock '" + name + "'", () -> scripts.run(Script.RELEASE, keys.of(name),
+        utf8(owner), utf8(mode), keys.channels(), utf8(name), waiterTimeoutMs));
+    return freed == 1L;
+  }
+
+  /** A release reserved {@code name} for {@code owner}, a waiter of this client. */
+  private void notified(String name, String owner) {
+    BackendContext c = context;
+    if (name.equals(queued.get(owner))) {
+      c.released(name);
+    } else if (!closed) {
+      // Nobody here waits as that owner any more: it gave up and its cancel was lost, or a retry
+      // took the reservation before this message came. Pass on a reservation still there, off the
+      // I/O thread, rather than let it lapse; a grant is left alone.
+      CompletableFuture.runAsync(() -> {
+        try {
+          runRelease(name, owner, "pass");
+        } catch (RuntimeException e) {
+          log.debug("dlock: could not pass on the reservation of lock '{}' for {}", name, owner, e);
+        }
+      });
+    }
+  }
+
+  @Override
+  public Optional<LockInfo> inspect(String name) {
+    checkOpen();
+    List<Object> r = call("inspect lock '" + name + "'", () -> scripts.run(Script.INSPECT, keys.of(name)));
+    if (r.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new LockInfo(name, new String((byte[]) r.get(0), StandardCharsets.UTF_8),
+        (Long) r.get(2), Duration.ofMillis(Math.max(0, (Long) r.get(1)))));
+  }
+
+  @Override
+  public List<LockInfo> inspectAll() {
+    checkOpen();
+    TreeSet<String> names = call("list the held locks", () -> {
+      TreeSet<String> found = new TreeSet<>();
+      ScanArgs args = ScanArgs.Builder.matches(keys.lockPattern()).limit(500);
+      KeyScanCursor<byte[]> cursor = scripts.call(() -> connection.async().scan(args));
+      while (true) {
+        for (byte[] key : cursor.getKeys()) {
+          String name = keys.nameOf(key);
+          if (name != null) {
+            found.add(name);
+          }
+        }
+        if (cursor.isFinished()) {
+          return found;
+        }
+        ScanCursor next = ScanCursor.of(cursor.getCursor());
+        cursor = scripts.call(() -> connection.async().scan(next, args));
+      }
+    });
+    List<LockInfo> all = new ArrayList<>();
+    for (String name : names) {
+      inspect(name).ifPresent(all::add);
+    }
+    all.sort(Comparator.comparing(LockInfo::name));
+    return all;
+  }
+
+  @Override
+  public String describe() {
+    return url.description();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    leaveQueues();
+    closeQuietly(pubSub, connection, client, resources);
+  }
+
+  /** Drops the connections as a crash would: queue places stay until a release skips them. */
+  @Override
+  public void abandon() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    queued.clear();
+    kindLocks.forget();
+    closeQuietly(pubSub, connection, client, resources);
+  }
+
+  /**
+   * Gives up this client's places in the queues, and any reservation made for them, so the next
+   * waiter need not wait for them to lapse. Best effort, and never longer than a second: a release
+   * skips a closed client's places anyway, as nobody listens on its channel any more.
+   */
+  private void leaveQueues() {
+    List<RedisFuture<Object>> sent = new ArrayList<>();
+    try {
+      if (connection.isOpen()) {
+        queued.forEach((owner, name) -> sent.add(scripts.send(Script.RELEASE, keys.of(name),
+            utf8(owner), utf8("cancel"), keys.channels(), utf8(name), waiterTimeoutMs)));
+        kindLocks.sendCancels(sent);
+      }
+      LettuceFutures.awaitAll(Duration.ofSeconds(1), sent.toArray(RedisFuture[]::new));
+    } catch (RuntimeException e) {
+      log.debug("dlock: could not leave the waiter queues of {}", describe(), e);
+    }
+    queued.clear();
+    kindLocks.forget();
+  }
+
+  private static void closeQuietly(StatefulRedisPubSubConnection<?, ?> pubSub,
+      StatefulRedisConnection<?, ?> connection, RedisClient client, ClientResources resources) {
+    for (AutoCloseable c : new AutoCloseable[] {pubSub, connection}) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (Exception e) {
+        log.debug("dlock: closing a redis connection failed", e);
+      }
+    }
+    try {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    } catch (RuntimeException e) {
+      log.debug("dlock: shutting down the redis client failed", e);
+    }
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+
+  /** Runs a Redis call; any failure becomes a BackendUnavailableException naming the server. */
+  <T> T call(String what, Supplier<T> op) {
+    try {
+      return op.get();
+    } catch (BackendUnavailableException e) {
+      throw e;
+    } catch (RuntimeException e) {
+      throw new BackendUnavailableException(
+          String.format("redis %s failed to %s: %s", describe(), what, reason(e)), e);
+    }
+  }
+
+  /** The messages of an exception and its causes, such as a refused connection's WRONGPASS. */
+  static String reason(Throwable e) {
+    StringBuilder sb = new StringBuilder();
+    for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+      String m = t.getMessage();
+      if (m != null && sb.indexOf(m) < 0) {
+        sb.append(sb.length() == 0 ? "" : ": ").append(m);
+      }
+    }
+    return sb.length() == 0 ? e.getClass().getName() : sb.toString();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("backend " + describe() + " is closed");
+    }
+  }
+
+  static long millis(Duration d) {
+    return Math.max(1, d.toMillis());
+  }
+
+  static byte[] ascii(Object o) {
+    return String.valueOf(o).getBytes(StandardCharsets.US_ASCII);
+  }
+}

@@ -1,0 +1,138 @@
+package dev.dlock.redis;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+/**
+ * The Lua scripts, read from this package's {@code .lua} resources and run by SHA. Why reload on
+ * NOSCRIPT: a restarted (or failed-over) Redis has an empty script cache, so a script that is
+ * missing is loaded again and run once more. Why wait on futures here: Lettuce's blocking API
+ * gives up when the calling thread is interrupted, but {@code Lock.lock()} must ignore interrupts
+ * and an unlock must not fail because the flag is set; the wait here is bounded by the command
+ * timeout and keeps the flag.
+ */
+final class Scripts {
+  enum Script {
+    ACQUIRE("acquire.lua", ScriptOutputType.MULTI),
+    RELEASE("release.lua", ScriptOutputType.INTEGER),
+    RENEW("renew.lua", ScriptOutputType.MULTI),
+    INSPECT("inspect.lua", ScriptOutputType.MULTI),
+    FAIR_ACQUIRE("fair-acquire.lua", ScriptOutputType.MULTI),
+    FAIR_RELEASE("fair-release.lua", ScriptOutputType.INTEGER),
+    RW_ACQUIRE("rw-acquire.lua", ScriptOutputType.MULTI),
+    RW_RELEASE("rw-release.lua", ScriptOutputType.INTEGER),
+    SEM_ACQUIRE("sem-acquire.lua", ScriptOutputType.MULTI),
+    SEM_RELEASE("sem-release.lua", ScriptOutputType.INTEGER),
+    RENEW_KINDS("renew-kinds.lua", ScriptOutputType.MULTI);
+
+    final String file;
+    final ScriptOutputType output;
+
+    Script(String file, ScriptOutputType output) {
+      this.file = file;
+      this.output = output;
+    }
+  }
+
+  private final RedisAsyncCommands<byte[], byte[]> commands;
+  private final long timeoutNanos;
+  private final EnumMap<Script, byte[]> sources = new EnumMap<>(Script.class);
+  private final EnumMap<Script, String> shas = new EnumMap<>(Script.class);
+
+  Scripts(RedisAsyncCommands<byte[], byte[]> commands, Duration timeout) {
+    this.commands = commands;
+    this.timeoutNanos = timeout.plusSeconds(1).toNanos();
+    for (Script s : Script.values()) {
+      sources.put(s, read(s.file));
+    }
+  }
+
+  /** SCRIPT LOAD of every script. */
+  synchronized void load() {
+    for (Script s : Script.values()) {
+      shas.put(s, await(commands.scriptLoad(sources.get(s))));
+    }
+  }
+
+  <T> T run(Script s, byte[][] keys, byte[]... args) {
+    String sha;
+    synchronized (this) {
+      sha = shas.get(s);
+    }
+    try {
+      return await(commands.evalsha(sha, s.output, keys, args));
+    } catch (RedisNoScriptException e) {
+      String loaded = await(commands.scriptLoad(sources.get(s)));
+      synchronized (this) {
+        shas.put(s, loaded);
+      }
+      return await(commands.evalsha(loaded, s.output, keys, args));
+    }
+  }
+
+  /** Sends a script without waiting for its reply, for best-effort clean-up. */
+  RedisFuture<Object> send(Script s, byte[][] keys, byte[]... args) {
+    String sha;
+    synchronized (this) {
+      sha = shas.get(s);
+    }
+    return commands.evalsha(sha, s.output, keys, args);
+  }
+
+  /** Runs any other command the same way. */
+  <T> T call(Supplier<RedisFuture<T>> command) {
+    return await(command.get());
+  }
+
+  /** Waits for a reply without giving up on an interrupt, which stays set. */
+  private <T> T await(Future<T> future) {
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + timeoutNanos;
+    try {
+      while (true) {
+        try {
+          return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          if (e.getCause() instanceof RuntimeException r) {
+            throw r;
+          }
+          throw new RedisException(e.getCause());
+        } catch (TimeoutException e) {
+          future.cancel(true);
+          throw new RedisCommandTimeoutException("no reply within " + Duration.ofNanos(timeoutNanos));
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static byte[] read(String file) {
+    try (InputStream in = Scripts.class.getResourceAsStream(file)) {
+      if (in == null) {
+        throw new IllegalStateException("script resource missing: dev/dlock/redis/" + file);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read script dev/dlock/redis/" + file, e);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * The Redis backend behind {@code redis://} and {@code rediss://} URLs: owner-checked leases in Lua
+ * scripts (S8, S9) with fencing tokens, batch renewal, and one waiting client woken per release;
+ * also fair locks, read-write locks and semaphores of leases.
+ * Only {@link dev.dlock.redis.RedisBackendProvider} is public; clients reach the backend by URL.
+ */
+package dev.dlock.redis;

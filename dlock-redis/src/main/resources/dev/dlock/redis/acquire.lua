@@ -1,0 +1,64 @@
+-- Grants a lock to an owner, or says who holds it and for how long.
+--
+-- KEYS[1] lock   string '<state><ms> <owner>': state '-' held, '+' held while owners may be
+--                queued, '@' reserved for the queue head a release woke; ms is the lease (or the
+--                reservation) in milliseconds, restored by release.lua in a rare case
+-- KEYS[2] token  the fencing-token counter of the lock; it never expires
+-- KEYS[3] queue  zset: waiting owner -> arrival, server microseconds (FIFO order)
+-- KEYS[4] alive  zset: waiting owner -> server millisecond at which its place lapses
+local owner = ARGV[1]
+local lease = ARGV[2]                     -- lease in milliseconds
+local mode = ARGV[3]                      -- '0' one-shot, '1' will wait, '2' will wait, may be queued
+local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
+-- Returns {1, token} for a grant, or {0, holder's ms left, holder ('' for a reservation)}.
+
+local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- The uncontended path: two commands.
+if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
+  if mode == '2' then
+    redis.call('ZREM', queue, owner)
+    redis.call('ZREM', alive, owner)
+    if redis.call('EXISTS', queue) == 1 then
+      redis.call('SET', lock, '+' .. lease .. ' ' .. owner, 'PX', lease)
+    end
+  end
+  return {1, redis.call('INCR', counter)}
+end
+
+local value = redis.call('GET', lock)
+if not value then
+  return {0, 0, ''}
+end
+local state, holder = string.match(value, '^(.)%d* (.*)$')
+
+if holder == owner then
+  if state == '@' then
+    -- The reservation a release made for this waiter: take it.
+    redis.call('ZREM', queue, owner)
+    redis.call('ZREM', alive, owner)
+    local next = redis.call('EXISTS', queue) == 1 and '+' or '-'
+    redis.call('SET', lock, next .. lease .. ' ' .. owner, 'PX', lease)
+    return {1, redis.call('INCR', counter)}
+  end
+  -- A retry of an attempt that was granted but whose answer was lost: the same grant.
+  redis.call('PEXPIRE', lock, lease)
+  return {1, tonumber(redis.call('GET', counter))}
+end
+
+local left = redis.call('PTTL', lock)
+if mode ~= '0' then
+  local t = redis.call('TIME')
+  local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  redis.call('ZADD', queue, 'NX', micros, owner)
+  redis.call('ZADD', alive, math.floor(micros / 1000) + waiterTimeout, owner)
+  redis.call('PEXPIRE', queue, waiterTimeout)
+  redis.call('PEXPIRE', alive, waiterTimeout)
+  if state == '-' then
+    redis.call('SET', lock, '+' .. string.sub(value, 2), 'KEEPTTL')
+  end
+end
+if state == '@' then
+  holder = ''
+end
+return {0, left, holder}

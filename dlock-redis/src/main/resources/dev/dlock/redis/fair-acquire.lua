@@ -1,0 +1,58 @@
+-- Grants a fair lock in queue order, or queues the owner and says who holds it.
+--
+-- KEYS[1] owner  string: the holding owner, expiring with its lease
+-- KEYS[2] token  the fencing-token counter of the fair lock; it never expires
+-- KEYS[3] queue  zset: waiting owner -> arrival, server microseconds (FIFO order)
+-- KEYS[4] alive  zset: waiting owner -> server millisecond at which its place lapses
+local owner = ARGV[1]
+local lease = ARGV[2]                     -- lease in milliseconds
+local willWait = ARGV[3] == '1'           -- queue the owner if refused
+local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
+-- Returns {1, token} for a grant, or {0, holder's ms left (-1: only the queue is ahead), holder}.
+
+local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+local holder = redis.call('GET', lock)
+if holder == owner then
+  -- A retry of an attempt that was granted but whose answer was lost: grant it again.
+  redis.call('PEXPIRE', lock, lease)
+  return {1, redis.call('INCR', counter)}
+end
+
+local micros
+local head = false
+if redis.call('EXISTS', queue) == 1 then
+  local t = redis.call('TIME')
+  micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  -- Drop a bounded number of lapsed waiters, so a crashed head stalls nobody for long.
+  local lapsed = redis.call('ZRANGEBYSCORE', alive, '-inf', math.floor(micros / 1000), 'LIMIT', 0, 16)
+  if #lapsed > 0 then
+    redis.call('ZREM', queue, unpack(lapsed))
+    redis.call('ZREM', alive, unpack(lapsed))
+  end
+  head = redis.call('ZRANGE', queue, 0, 0)[1] or false
+end
+
+if not holder and (not head or head == owner) then
+  redis.call('SET', lock, owner, 'PX', lease)
+  if head then
+    redis.call('ZREM', queue, owner)
+    redis.call('ZREM', alive, owner)
+  end
+  return {1, redis.call('INCR', counter)}
+end
+
+if willWait then
+  if not micros then
+    local t = redis.call('TIME')
+    micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  end
+  redis.call('ZADD', queue, 'NX', micros, owner)
+  redis.call('ZADD', alive, math.floor(micros / 1000) + waiterTimeout, owner)
+  redis.call('PEXPIRE', queue, waiterTimeout)
+  redis.call('PEXPIRE', alive, waiterTimeout)
+end
+if holder then
+  return {0, redis.call('PTTL', lock), holder}
+end
+return {0, -1, ''}

@@ -1,0 +1,74 @@
+-- Releases a grant (mode 'release'); gives up a wait (mode 'cancel'): leaves the queue and frees
+-- a reservation or a grant made to the owner meanwhile; or passes on a reservation nobody took
+-- (mode 'pass'): like 'cancel', but it never frees a grant, as the owner may have taken its
+-- reservation since. A lock freed while owners are queued is reserved for the oldest live one,
+-- whose client alone is told.
+--
+-- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive: as in acquire.lua
+local owner = ARGV[1]
+local mode = ARGV[2]                      -- 'release', 'cancel' or 'pass'
+local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
+local name = ARGV[4]                      -- the lock name, sent to the woken client
+local waiterTimeout = tonumber(ARGV[5])   -- how long a reservation waits for its owner
+-- Returns 1 if the owner held (or had reserved) the lock and it is freed, else 0.
+
+local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
+
+-- Drops lapsed waiters, then reserves the lock for the oldest waiter whose client still listens.
+local function handOver()
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local lapsed = redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)
+  for _, gone in ipairs(lapsed) do
+    redis.call('ZREM', queue, gone)
+    redis.call('ZREM', alive, gone)
+  end
+  for _ = 1, 8 do
+    local head = redis.call('ZRANGE', queue, 0, 0)[1]
+    if not head then
+      return
+    end
+    redis.call('ZREM', queue, head)
+    redis.call('ZREM', alive, head)
+    local client, seq = string.match(head, '^(.*):(%d+)$')
+    if client and redis.call('PUBLISH', channels .. client, seq .. ' ' .. name) > 0 then
+      redis.call('SET', lock, '@' .. waiterTimeout .. ' ' .. head, 'PX', waiterTimeout)
+      return
+    end
+  end
+end
+
+if mode == 'release' then
+  -- The uncontended path: one command.
+  local value = redis.call('GETDEL', lock)
+  if not value then
+    return 0
+  end
+  local state, ms, holder = string.match(value, '^(.)(%d*) (.*)$')
+  if holder ~= owner or state == '@' then
+    -- Another owner's lock: put it back. GETDEL lost its remaining time, so it gets its whole
+    -- lease again; it is held a little longer, never shorter.
+    redis.call('SET', lock, value, 'PX', tonumber(ms) or waiterTimeout)
+    return 0
+  end
+  if state == '+' then
+    handOver()
+  end
+  return 1
+end
+
+redis.call('ZREM', queue, owner)
+redis.call('ZREM', alive, owner)
+local value = redis.call('GET', lock)
+if not value then
+  return 0
+end
+local state, holder = string.match(value, '^(.)%d* (.*)$')
+if holder ~= owner or (mode == 'pass' and state ~= '@') then
+  return 0
+end
+redis.call('DEL', lock)
+if state ~= '-' then
+  handOver()
+end
+return 1

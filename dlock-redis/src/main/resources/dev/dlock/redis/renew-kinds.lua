@@ -1,0 +1,34 @@
+-- Extends every given fair, read, write or permit grant that its owner still holds.
+--
+-- KEYS[i]   the key of grant i: the owner string of a fair or write lock ('s'), or the zset of
+--           readers or permit holders, owner -> server millisecond its lease runs out ('z')
+local lease = tonumber(ARGV[1])   -- the new lease in milliseconds
+-- ARGV[2i]     the type of grant i: 's' or 'z'
+-- ARGV[2i + 1] the owner of grant i
+-- Returns the positions i of the grants no longer held by their owner.
+
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local kind, owner = ARGV[2 * i], ARGV[2 * i + 1]
+  if kind == 's' then
+    if redis.call('GET', key) == owner then
+      redis.call('PEXPIRE', key, lease)
+    else
+      lost[#lost + 1] = i
+    end
+  else
+    local lapses = redis.call('ZSCORE', key, owner)
+    if lapses and tonumber(lapses) > now then
+      redis.call('ZADD', key, 'XX', now + lease, owner)
+      if redis.call('PTTL', key) < lease then
+        redis.call('PEXPIRE', key, lease)
+      end
+    else
+      lost[#lost + 1] = i
+    end
+  end
+end
+return lost

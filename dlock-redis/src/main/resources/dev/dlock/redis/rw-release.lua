@@ -1,0 +1,116 @@
+-- Releases one side of a read-write lock (mode 'release'), or gives up a wait (mode 'cancel'):
+-- leaves the queue and frees a grant made to the owner meanwhile. Then wakes who may now go: the
+-- writer at the head of the queue once nobody reads, or the clients of the readers queued before
+-- the next writer, each client once. A waiter whose client no longer listens is dropped.
+--
+-- KEYS[1] write, KEYS[2] readers, KEYS[3] token, KEYS[4] queue, KEYS[5] alive, KEYS[6] writers:
+-- as in rw-acquire.lua
+local owner = ARGV[1]
+local side = ARGV[2]                      -- 'r' read, 'w' write
+local mode = ARGV[3]                      -- 'release' or 'cancel'
+local channels = ARGV[4]                  -- channel prefix; a client's channel adds its client id
+local name = ARGV[5]                      -- the lock name, sent to the woken clients
+-- Returns 1 if the owner held that side (release), or held or waited for it (cancel); else 0.
+
+local write, readers, queue, alive, writers = KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6]
+local batch = 64                          -- at most this many readers woken by one call
+
+local now
+local function nowMs()
+  if not now then
+    local t = redis.call('TIME')
+    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  end
+  return now
+end
+
+local function drop(waiter)
+  redis.call('ZREM', queue, waiter)
+  redis.call('ZREM', alive, waiter)
+  redis.call('ZREM', writers, waiter)
+end
+
+-- Tells a live waiter's client; false if the waiter lapsed or nobody listens.
+local function tell(waiter)
+  local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
+  local client, seq = string.match(waiter, '^(.*):(%d+)$')
+  return lapses > nowMs() and client ~= nil
+      and redis.call('PUBLISH', channels .. client, '*' .. seq .. ' ' .. name) > 0
+end
+
+local function wake()
+  if redis.call('EXISTS', queue) == 0 or redis.call('EXISTS', write) == 1 then
+    return
+  end
+  for _ = 1, 8 do
+    local head = redis.call('ZRANGE', queue, 0, 0)[1]
+    if not head then
+      return
+    end
+    if redis.call('ZSCORE', writers, head) then
+      redis.call('ZREMRANGEBYSCORE', readers, '-inf', nowMs())
+      if redis.call('ZCARD', readers) > 0 or tell(head) then
+        return
+      end
+      drop(head)
+    else
+      local next = redis.call('ZRANGE', writers, 0, 0, 'WITHSCORES')
+      local ahead
+      if next[1] then
+        ahead = redis.call('ZRANGEBYSCORE', queue, '-inf', '(' .. next[2], 'LIMIT', 0, batch)
+      else
+        ahead = redis.call('ZRANGE', queue, 0, batch - 1)
+      end
+      local told = {}
+      for _, reader in ipairs(ahead) do
+        local client = string.match(reader, '^(.*):%d+$')
+        if not told[client] then
+          if tell(reader) then
+            told[client] = true
+          else
+            drop(reader)
+          end
+        end
+      end
+      return
+    end
+  end
+end
+
+if mode == 'release' then
+  if side == 'w' then
+    if redis.call('GET', write) ~= owner then
+      return 0
+    end
+    redis.call('DEL', write)
+  else
+    local lapses = redis.call('ZSCORE', readers, owner)
+    if not lapses then
+      return 0
+    end
+    redis.call('ZREM', readers, owner)
+    if tonumber(lapses) <= nowMs() then
+      return 0
+    end
+  end
+  wake()
+  return 1
+end
+
+local wasHead = redis.call('ZRANGE', queue, 0, 0)[1] == owner
+local left = redis.call('ZREM', queue, owner)
+redis.call('ZREM', alive, owner)
+redis.call('ZREM', writers, owner)
+local freed
+if side == 'w' then
+  freed = redis.call('GET', write) == owner
+  if freed then
+    redis.call('DEL', write)
+  end
+else
+  freed = redis.call('ZREM', readers, owner) == 1
+end
+if freed or (left == 1 and (wasHead or side == 'w')) then
+  wake()
+end
+return (freed or left == 1) and 1 or 0

@@ -1,0 +1,64 @@
+-- Returns a permit (mode 'release'), or gives up a wait (mode 'cancel'): leaves the queue and
+-- returns a permit granted to the owner meanwhile. Then wakes as many of the oldest live waiters
+-- as permits are free, each through its client's channel; a waiter whose client no longer
+-- listens is dropped.
+--
+-- KEYS[1] holders, KEYS[2] meta, KEYS[3] queue, KEYS[4] alive: as in sem-acquire.lua
+local owner = ARGV[1]
+local mode = ARGV[2]                      -- 'release' or 'cancel'
+local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
+local name = ARGV[4]                      -- the semaphore name, sent to the woken clients
+-- Returns 1 if the owner held a permit (release), or held or waited for one (cancel); else 0.
+
+local holders, meta, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local function wake()
+  if redis.call('EXISTS', queue) == 0 then
+    return
+  end
+  redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
+  local free = tonumber(redis.call('HGET', meta, 'permits') or 0) - redis.call('ZCARD', holders)
+  if free <= 0 then
+    return
+  end
+  -- The oldest waiters, with room to skip a few that are gone.
+  for _, waiter in ipairs(redis.call('ZRANGE', queue, 0, math.min(free, 64) + 7)) do
+    if free <= 0 then
+      return
+    end
+    local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
+    local client, seq = string.match(waiter, '^(.*):(%d+)$')
+    if lapses > now and client
+        and redis.call('PUBLISH', channels .. client, '*' .. seq .. ' ' .. name) > 0 then
+      free = free - 1
+    else
+      redis.call('ZREM', queue, waiter)
+      redis.call('ZREM', alive, waiter)
+    end
+  end
+end
+
+if mode == 'release' then
+  local lapses = redis.call('ZSCORE', holders, owner)
+  if not lapses then
+    return 0
+  end
+  redis.call('ZREM', holders, owner)
+  if tonumber(lapses) <= now then
+    return 0
+  end
+  wake()
+  return 1
+end
+
+local left = redis.call('ZREM', queue, owner)
+redis.call('ZREM', alive, owner)
+local freed = redis.call('ZREM', holders, owner) == 1
+if freed or left == 1 then
+  wake()
+  return 1
+end
+return 0

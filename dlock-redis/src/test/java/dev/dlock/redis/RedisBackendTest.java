@@ -1,0 +1,241 @@
+package dev.dlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.codec.ByteArrayCodec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Keys, command counts and bad input, on a real redis-server. */
+class RedisBackendTest {
+  private static RedisTestServer server;
+  private final List<LockClient> clients = new ArrayList<>();
+
+  @BeforeAll
+  static void startServer() {
+    server = RedisTestServer.start();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @AfterEach
+  void closeClients() {
+    clients.forEach(LockClient::close);
+  }
+
+  private LockClient client(String query, Counter counter, Duration lease) {
+    LockClient c = LockClient.builder().url(server.url() + query).listener(counter).leaseTime(lease).build();
+    clients.add(c);
+    return c;
+  }
+
+  // ---- keys
+
+  @Test
+  void everyKeyOfALockHashesToOneSlotWhateverTheName() {
+    Keys keys = new Keys("dlock:");
+    for (String name : List.of("plain", "}", "}x", "{", "{}", "a}b", "a{b}c", "%7D", "%", "日本{語}",
+        "\u0000nul", "x".repeat(256))) {
+      Set<Integer> slots = new HashSet<>();
+      for (byte[] key : keys.of(name)) {
+        assertThat(new String(key, StandardCharsets.UTF_8)).startsWith("dlock:{");
+        slots.add(SlotHash.getSlot(key));
+      }
+      assertThat(slots).as("slots of the keys of lock '%s'", name).hasSize(1);
+      assertThat(keys.nameOf(keys.lock(name))).isEqualTo(name);
+    }
+    // Escaping keeps distinct names apart.
+    assertThat(keys.lock("a}b")).isNotEqualTo(keys.lock("a%7Db"));
+  }
+
+  @Test
+  void locksLiveUnderThePrefixAndNamesWithBracesAndUnicodeWork() throws Exception {
+    String prefix = "keys-test:";
+    Counter counter = new Counter();
+    LockClient a = client("?prefix=" + prefix, counter, Duration.ofSeconds(30));
+    List<String> names = List.of("}x", "a{b}c", "日本語 ünï", "plain");
+    List<Lease> leases = new ArrayList<>();
+    for (String name : names) {
+      leases.add(a.lock(name).acquire(Duration.ofSeconds(5)));
+    }
+    List<String> stored = server.admin().sync().keys(prefix + "*");
+    assertThat(stored).hasSize(2 * names.size()).allMatch(k -> k.startsWith(prefix + "{"));
+    assertThat(a.inspectAll()).extracting(LockInfo::name).containsExactlyElementsOf(
+        names.stream().sorted().toList());
+    for (int i = 0; i < names.size(); i++) {
+      LockInfo info = a.inspect(names.get(i)).orElseThrow();
+      assertThat(info.token()).isEqualTo(leases.get(i).token());
+      assertThat(info.owner()).startsWith(a.id() + ":");
+      assertThat(info.remaining()).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30));
+    }
+    // Another prefix is another namespace: the same name is free there.
+    LockClient b = client("?prefix=other:", new Counter(), Duration.ofSeconds(30));
+    assertThat(b.lock("}x").tryAcquire()).isPresent().get().satisfies(Lease::close);
+    leases.forEach(Lease::close);
+    assertThat(a.inspectAll()).isEmpty();
+    assertThat(server.admin().sync().keys(prefix + "*")).allMatch(k -> k.endsWith(":token"));
+  }
+
+  @Test
+  void passingOnAReservationNeverFreesAGrant() throws Exception {
+    // A wake-up can arrive after its owner's retry already took the reservation: the client then
+    // passes the reservation on, and that must leave the grant alone.
+    String name = "pass-" + System.nanoTime();
+    LockClient c = client("", new Counter(), Duration.ofSeconds(30));
+    Lease held = c.lock(name).acquire();
+    String owner = c.inspect(name).orElseThrow().owner();
+    RedisClient raw = RedisClient.create(RedisURI.create(server.url()));
+    try (StatefulRedisConnection<byte[], byte[]> conn = raw.connect(ByteArrayCodec.INSTANCE)) {
+      Scripts scripts = new Scripts(conn.async(), Duration.ofSeconds(5));
+      scripts.load();
+      Keys keys = new Keys("dlock:");
+      Long freed = scripts.run(Scripts.Script.RELEASE, keys.of(name), Keys.utf8(owner),
+          Keys.utf8("pass"), keys.channels(), Keys.utf8(name), Keys.utf8("3000"));
+      assertThat(freed).isZero();
+    } finally {
+      raw.shutdown();
+    }
+    assertThat(c.inspect(name)).get().extracting(LockInfo::token).isEqualTo(held.token());
+    held.close();
+  }
+
+  // ---- cost
+
+  @Test
+  void uncontendedLockAndUnlockSendTwoCommandsAndRunFiveAtTheServer() throws Exception {
+    LockClient c = client("", new Counter(), Duration.ofSeconds(30));
+    DistributedLock lock = c.lock("cost-" + System.nanoTime());
+    lock.acquire().close(); // scripts warm, connection open
+    int cycles = 100;
+    Map<String, Long> before = server.commandCalls();
+    for (int i = 0; i < cycles; i++) {
+      try (Lease outer = lock.acquire(); Lease inner = lock.acquire(); Lease third = lock.acquire()) {
+        assertThat(inner.token()).isEqualTo(outer.token());
+      }
+    }
+    Map<String, Long> delta = delta(before, server.commandCalls());
+    assertThat(delta.get("evalsha")).as("commands sent, reentry included").isEqualTo(2L * cycles);
+    assertThat(delta).as("commands run by the server per %d cycles", cycles).containsExactlyInAnyOrderEntriesOf(
+        Map.of("evalsha", 2L * cycles, "set", (long) cycles, "incr", (long) cycles, "getdel", (long) cycles));
+  }
+
+  @Test
+  void oneRenewalRoundIsOneCommandForAllLeases() throws Exception {
+    Counter counter = new Counter();
+    LockClient c = client("", counter, Duration.ofMillis(900));
+    int leases = 5;
+    List<Lease> held = new ArrayList<>();
+    for (int i = 0; i < leases; i++) {
+      held.add(c.lock("renew-" + i + "-" + System.nanoTime()).acquire());
+    }
+    assertThat(counter.await("renewed", leases, Duration.ofSeconds(5))).isTrue();
+    Map<String, Long> before = server.commandCalls();
+    assertThat(counter.await("renewed", leases, Duration.ofSeconds(5))).isTrue();
+    Map<String, Long> delta = delta(before, server.commandCalls());
+    assertThat(delta.get("evalsha")).as("commands sent for one round of %d renewals", leases).isEqualTo(1L);
+    assertThat(held).allMatch(Lease::isValid);
+    held.forEach(Lease::close);
+  }
+
+  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+    Map<String, Long> d = new HashMap<>();
+    after.forEach((k, v) -> {
+      long diff = v - before.getOrDefault(k, 0L);
+      if (diff != 0 && !k.equals("info")) {
+        d.put(k, diff);
+      }
+    });
+    return d;
+  }
+
+  // ---- bad input
+
+  @Test
+  void aPrefixWithBracesIsRefusedNamingIt() {
+    assertThatThrownBy(() -> LockClient.builder().url(server.url() + "?prefix=app{1}:").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("prefix must not contain braces").hasMessageContaining("app{1}:");
+  }
+
+  @Test
+  void aMalformedUrlIsRefusedNamingItWithoutItsPassword() {
+    assertThatThrownBy(() -> LockClient.builder().url("redis://user:secret@127.0.0.1:notaport").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("redis://user:***@127.0.0.1:notaport")
+        .hasMessageNotContaining("secret");
+    assertThatThrownBy(() -> LockClient.builder().url("redis://").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("redis://");
+  }
+
+  @Test
+  void anUnreachableServerFailsAtOnceNamingTheRedactedUrl() {
+    String url = "redis://user:secret@127.0.0.1:" + RedisTestServer.freePort();
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> LockClient.builder().url(url).build())
+        .isInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining("redis://user:***@127.0.0.1:")
+        .hasMessageNotContaining("secret")
+        .hasCauseInstanceOf(io.lettuce.core.RedisConnectionException.class);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+  }
+
+  @Test
+  void aServerThatGoesAwayFailsCallsWithBackendUnavailableNotWithNotAcquired() throws Exception {
+    try (RedisTestServer own = RedisTestServer.start()) {
+      LockClient c = LockClient.builder().url(own.url() + "?timeout=1s").build();
+      clients.add(c);
+      DistributedLock lock = c.lock("gone");
+      lock.acquire().close();
+      own.close();
+      long start = System.nanoTime();
+      assertThatThrownBy(lock::tryAcquire)
+          .isInstanceOf(BackendUnavailableException.class)
+          .hasMessageContaining(own.url());
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void aLateReleaseOfAnExpiredLeaseLeavesTheNewHolderInPlace() throws Exception {
+    String name = "late-" + System.nanoTime();
+    LockClient a = client("", new Counter(), Duration.ofSeconds(30));
+    LockClient b = client("", new Counter(), Duration.ofSeconds(30));
+    Lease first = a.lock(name, Duration.ofMillis(300)).acquire();
+    CountDownLatch lost = new CountDownLatch(1);
+    first.lost().thenRun(lost::countDown);
+    Lease second = b.lock(name).acquire(Duration.ofSeconds(5));
+    assertThat(lost.await(5, TimeUnit.SECONDS)).isTrue();
+    long ttlBefore = server.admin().sync().pttl("dlock:{" + name + "}:lock");
+    assertThatThrownBy(first::close).isInstanceOf(dev.dlock.LeaseLostException.class);
+    assertThat(b.inspect(name)).get().extracting(LockInfo::token).isEqualTo(second.token());
+    long ttlAfter = server.admin().sync().pttl("dlock:{" + name + "}:lock");
+    assertThat(ttlAfter).as("the holder's time left after the late release")
+        .isGreaterThan(ttlBefore - 1000).isLessThanOrEqualTo(30_000);
+    second.close();
+  }
+}

@@ -1,0 +1,65 @@
+package dev.dlock.redis;
+
+import dev.dlock.LockClient;
+import dev.dlock.LockClientBuilder;
+import dev.dlock.testkit.FairLockConformanceSuite;
+import dev.dlock.testkit.LockConformanceSuite;
+import dev.dlock.testkit.ReadWriteLockConformanceSuite;
+import dev.dlock.testkit.SemaphoreConformanceSuite;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+
+/**
+ * Every conformance suite on one real redis-server, each client opened by URL with its own
+ * connections; each suite under a key prefix of its own.
+ */
+class RedisConformanceTest {
+  private static RedisTestServer server;
+
+  @BeforeAll
+  static void startServer() {
+    server = RedisTestServer.start();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  private static LockClientBuilder builder(String prefix) {
+    return LockClient.builder().url(server.url() + "?prefix=" + prefix + ":");
+  }
+
+  @Nested
+  class Exclusive extends LockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("conformance");
+    }
+  }
+
+  @Nested
+  class Fair extends FairLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("conformance-fair");
+    }
+  }
+
+  @Nested
+  class ReadWrite extends ReadWriteLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("conformance-rw");
+    }
+  }
+
+  @Nested
+  class Semaphore extends SemaphoreConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("conformance-sem");
+    }
+  }
+}

@@ -1,0 +1,168 @@
+package dev.dlock.redis;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import redis.embedded.RedisServer;
+import redis.embedded.core.RedisServerBuilder;
+
+/**
+ * A real redis-server on a free loopback port, without persistence, for one test class. A server
+ * that cannot start fails the test: nothing here is skipped or mocked. An admin connection reads
+ * INFO commandstats.
+ */
+final class RedisTestServer implements AutoCloseable {
+  private final int port;
+  private final List<String> settings;
+  private RedisServer server;
+  private RedisClient admin;
+  private StatefulRedisConnection<String, String> adminConnection;
+  private final String adminPassword;
+
+  private RedisTestServer(int port, List<String> settings, String adminPassword) {
+    this.port = port;
+    this.settings = settings;
+    this.adminPassword = adminPassword;
+  }
+
+  static RedisTestServer start(String... extraSettings) {
+    return withPassword(null, extraSettings);
+  }
+
+  /** With {@code adminPassword} for the default user when the settings require one. */
+  static RedisTestServer withPassword(String adminPassword, String... extraSettings) {
+    List<String> settings = new ArrayList<>(List.of("save \"\"", "appendonly no"));
+    settings.addAll(List.of(extraSettings));
+    RedisTestServer s = new RedisTestServer(freePort(), settings, adminPassword);
+    s.startServer();
+    return s;
+  }
+
+  int port() {
+    return port;
+  }
+
+  String url() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  private void startServer() {
+    RedisServerBuilder b = RedisServer.newRedisServer().port(port).bind("127.0.0.1");
+    for (String s : settings) {
+      b.setting(s);
+    }
+    try {
+      server = b.build();
+      server.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException("redis-server did not start on port " + port, e);
+    }
+    if (!server.isActive()) {
+      throw new IllegalStateException("redis-server is not active on port " + port);
+    }
+  }
+
+  /** Stops and starts the server on the same port: without persistence, every key is gone. */
+  void restart() {
+    closeAdmin();
+    try {
+      server.stop();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    startServer();
+  }
+
+  /** INFO commandstats as command name to calls, counting commands run inside scripts too. */
+  Map<String, Long> commandCalls() {
+    Map<String, Long> calls = new HashMap<>();
+    for (String line : admin().sync().info("commandstats").split("\r?\n")) {
+      if (line.startsWith("cmdstat_")) {
+        String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+        int from = line.indexOf("calls=") + "calls=".length();
+        calls.put(name, Long.parseLong(line.substring(from, line.indexOf(',', from))));
+      }
+    }
+    return calls;
+  }
+
+  /** The commands run since {@code before} (a {@link #commandCalls()}), INFO itself left out. */
+  Map<String, Long> callsSince(Map<String, Long> before) {
+    Map<String, Long> delta = new HashMap<>();
+    commandCalls().forEach((k, v) -> {
+      long diff = v - before.getOrDefault(k, 0L);
+      if (diff != 0 && !k.equals("info")) {
+        delta.put(k, diff);
+      }
+    });
+    return delta;
+  }
+
+  /**
+   * Waits until the server has seen a crashed client's connections close: nobody listens on its
+   * channel any more. Closing a socket is not synchronous with the server, so a release sent right
+   * after a crash may still find the dead client subscribed. There is no event to wait on; this
+   * checks every 10 ms.
+   */
+  void awaitNoListener(String clientId, Duration timeout) throws InterruptedException {
+    String channel = "dlock:client:" + clientId;
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (admin().sync().pubsubNumsub(channel).getOrDefault(channel, 0L) > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the server still has a listener on " + channel + " after " + timeout);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  /** Resets INFO commandstats. */
+  void resetStats() {
+    admin().sync().configResetstat();
+  }
+
+  StatefulRedisConnection<String, String> admin() {
+    if (adminConnection == null) {
+      RedisURI uri = RedisURI.create("127.0.0.1", port);
+      if (adminPassword != null) {
+        uri.setPassword(adminPassword);
+      }
+      uri.setTimeout(Duration.ofSeconds(5));
+      admin = RedisClient.create(uri);
+      adminConnection = admin.connect();
+    }
+    return adminConnection;
+  }
+
+  private void closeAdmin() {
+    if (adminConnection != null) {
+      adminConnection.close();
+      admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      adminConnection = null;
+      admin = null;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeAdmin();
+    if (server != null) {
+      server.stop();
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

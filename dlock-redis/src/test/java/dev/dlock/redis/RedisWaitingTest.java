@@ -1,0 +1,218 @@
+package dev.dlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.DistributedLock;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.Attempt;
+import dev.dlock.testkit.RecordingContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** One wake-up per release, and waiters that die or freeze while queued, on a real redis-server. */
+class RedisWaitingTest {
+  private static RedisTestServer server;
+  private final List<LockClient> clients = new ArrayList<>();
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+
+  @BeforeAll
+  static void startServer() {
+    server = RedisTestServer.start();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @AfterEach
+  void cleanUp() {
+    clients.forEach(LockClient::close);
+    threads.shutdownNow();
+  }
+
+  private LockClient client(Counter counter) {
+    LockClient c = LockClient.builder().url(server.url()).listener(counter).build();
+    clients.add(c);
+    return c;
+  }
+
+  @Test
+  void eachReleaseWakesOneClientAndCausesNoHerdOfRetries() throws Exception {
+    int clientCount = 5;
+    int threadsPerClient = 10;
+    int waiters = clientCount * threadsPerClient;
+    String name = "herd-" + System.nanoTime();
+    Counter holderEvents = new Counter();
+    Lease held = client(holderEvents).lock(name).acquire();
+    List<Counter> counters = new ArrayList<>();
+    List<Future<Long>> tokens = new ArrayList<>();
+    for (int i = 0; i < clientCount; i++) {
+      Counter counter = new Counter();
+      counters.add(counter);
+      DistributedLock lock = client(counter).lock(name);
+      for (int t = 0; t < threadsPerClient; t++) {
+        tokens.add(threads.submit(() -> {
+          try (Lease lease = lock.acquire(Duration.ofSeconds(60))) {
+            return lease.token();
+          }
+        }));
+      }
+    }
+    for (Counter c : counters) {
+      assertThat(c.await("waited", threadsPerClient, Duration.ofSeconds(10))).isTrue();
+    }
+    Map<String, Long> before = server.commandCalls();
+    long start = System.nanoTime();
+    held.close();
+    Set<Long> seen = new HashSet<>();
+    for (Future<Long> f : tokens) {
+      seen.add(f.get(30, TimeUnit.SECONDS));
+    }
+    long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + 1;
+    Map<String, Long> after = server.commandCalls();
+    assertThat(seen).hasSize(waiters).allMatch(t -> t > held.token());
+
+    int woken = counters.stream().mapToInt(c -> c.get("woken")).sum();
+    int releases = counters.stream().mapToInt(c -> c.get("released")).sum() + 1;
+    int grants = counters.stream().mapToInt(c -> c.get("acquired")).sum();
+    long publishes = after.getOrDefault("publish", 0L) - before.getOrDefault("publish", 0L);
+    long evalsha = after.get("evalsha") - before.get("evalsha");
+    long attempts = evalsha - releases;
+    assertThat(grants).isEqualTo(waiters);
+    assertThat(publishes).as("PUBLISH calls: at most one per release").isLessThanOrEqualTo(releases);
+    assertThat(woken).as("clients woken: exactly one per PUBLISH").isEqualTo((int) publishes);
+    assertThat(publishes).as("releases that handed over to another client").isGreaterThanOrEqualTo(waiters / 2);
+    // One grant per waiter, plus at most one refused try per release (the releasing client's next
+    // thread finds the lock reserved for another client), plus about one retry per queued client
+    // and second. A herd would be one try per client per release.
+    assertThat(attempts).as("acquire attempts for %d grants in %d s", grants, seconds)
+        .isLessThanOrEqualTo(2L * grants + (long) clientCount * seconds + clientCount);
+  }
+
+  @Test
+  void aWaiterWhoseWakeUpIsLostStillAcquiresWithinASecondOfTheRelease() throws Exception {
+    String name = "lost-wake-up-" + System.nanoTime();
+    Lease held = client(new Counter()).lock(name).acquire();
+    Counter waiterEvents = new Counter();
+    // No polling of its own: only the backend's retry hint can move it without a wake-up.
+    LockClient waiting = LockClient.builder().url(server.url()).listener(waiterEvents)
+        .maxPollInterval(Duration.ofHours(1)).build();
+    clients.add(waiting);
+    Future<Long> token = threads.submit(() -> {
+      try (Lease lease = waiting.lock(name).acquire(Duration.ofSeconds(60))) {
+        return lease.token();
+      }
+    });
+    assertThat(waiterEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
+    // Lose the wake-up: the release finds no queued waiter, so it tells nobody.
+    server.admin().sync().del("dlock:{" + name + "}:queue", "dlock:{" + name + "}:alive");
+    long start = System.nanoTime();
+    held.close();
+    assertThat(token.get(5, TimeUnit.SECONDS)).isGreaterThan(held.token());
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time from the release to the grant")
+        .isLessThan(RedisBackend.WAITER_TIMEOUT.dividedBy(3).plusMillis(1500));
+    assertThat(waiterEvents.get("woken")).isZero();
+  }
+
+  @Test
+  void anAbandonedClientsWaiterDoesNotStallTheLock() throws Exception {
+    String name = "abandoned-" + System.nanoTime();
+    Lease held = client(new Counter()).lock(name).acquire();
+    Counter killedEvents = new Counter();
+    LockClient killed = client(killedEvents);
+    threads.submit(() -> killed.lock(name).acquire(Duration.ofSeconds(60)));
+    assertThat(killedEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
+    Counter nextEvents = new Counter();
+    DistributedLock next = client(nextEvents).lock(name);
+    Future<Long> nextToken = threads.submit(() -> {
+      try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
+        return lease.token();
+      }
+    });
+    assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
+    ((Abandonable) killed).abandon();
+    server.awaitNoListener(killed.id(), Duration.ofSeconds(5));
+    long start = System.nanoTime();
+    held.close();
+    assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
+        .isGreaterThan(held.token());
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(nextEvents.get("woken")).isEqualTo(1);
+  }
+
+  @Test
+  void aWaiterKilledWhileQueuedIsSkippedAtOnce() throws Exception {
+    String name = "killed-" + System.nanoTime();
+    Lease held = client(new Counter()).lock(name).acquire();
+    // A waiter whose process dies: its connections drop, nothing is cleaned up.
+    RedisBackend killed = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    killed.start(new RecordingContext("killed-client"));
+    assertThat(killed.tryAcquire(name, "killed-client:1", Duration.ofSeconds(30), true).isGranted()).isFalse();
+    Counter nextEvents = new Counter();
+    DistributedLock next = client(nextEvents).lock(name);
+    Future<Long> nextToken = threads.submit(() -> {
+      try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
+        return lease.token();
+      }
+    });
+    assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
+    assertThat(server.admin().sync().zcard("dlock:{" + name + "}:queue")).isEqualTo(2);
+    killed.abandon();
+    server.awaitNoListener("killed-client", Duration.ofSeconds(5));
+    long start = System.nanoTime();
+    held.close();
+    assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
+        .isGreaterThan(held.token());
+    // Nobody listens on the dead client's channel, so the release passes it over at once.
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+    assertThat(nextEvents.get("woken")).isEqualTo(1);
+  }
+
+  @Test
+  void aFrozenWaiterHoldsUpTheLockNoLongerThanTheWaiterTimeout() throws Exception {
+    String name = "frozen-" + System.nanoTime();
+    Lease held = client(new Counter()).lock(name).acquire();
+    // A client that is connected and listening but never acts on its wake-up, as a paused process.
+    RedisBackend frozen = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    RecordingContext reserved = new RecordingContext("frozen-client");
+    frozen.start(reserved);
+    try {
+      Attempt a = frozen.tryAcquire(name, "frozen-client:1", Duration.ofSeconds(30), true);
+      assertThat(a.isGranted()).isFalse();
+      Counter nextEvents = new Counter();
+      DistributedLock next = client(nextEvents).lock(name);
+      Future<Long> nextToken = threads.submit(() -> {
+        try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
+          return lease.token();
+        }
+      });
+      assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
+      long start = System.nanoTime();
+      held.close();
+      assertThat(reserved.nextWakeUp(Duration.ofSeconds(5))).isEqualTo(name);
+      assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
+          .isGreaterThan(held.token());
+      Duration stalled = Duration.ofNanos(System.nanoTime() - start);
+      assertThat(stalled).as("time the frozen waiter's reservation held the lock")
+          .isGreaterThanOrEqualTo(RedisBackend.WAITER_TIMEOUT.minusMillis(100))
+          .isLessThan(RedisBackend.WAITER_TIMEOUT.plusSeconds(2));
+    } finally {
+      frozen.close();
+    }
+  }
+}

@@ -1,0 +1,145 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.spi.Urls;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A parsed {@code zookeeper://[user:pass@]h1:2181,h2:2181[/chroot][?sessionTimeout=..]} URL. Why a
+ * parser of its own rather than {@link java.net.URI}: a host list with commas is not a URI
+ * authority, and every rejection must name the (redacted) URL and the bad part.
+ */
+record ZkUrl(String hosts, String user, String password, String chroot, Duration sessionTimeout,
+    Duration connectionTimeout, String redacted) {
+
+  static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
+  static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
+  private static final Pattern HOST = Pattern.compile("([A-Za-z0-9.\\-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
+
+  static ZkUrl parse(String url) {
+    String redacted = Urls.redact(url);
+    String prefix = "zookeeper://";
+    if (url == null || !url.toLowerCase(Locale.ROOT).startsWith(prefix)) {
+      throw bad(redacted, "it must start with '" + prefix + "'");
+    }
+    String rest = url.substring(prefix.length());
+    String query = "";
+    int q = rest.indexOf('?');
+    if (q >= 0) {
+      query = rest.substring(q + 1);
+      rest = rest.substring(0, q);
+    }
+    String path = "";
+    int slash = rest.indexOf('/');
+    if (slash >= 0) {
+      path = rest.substring(slash);
+      rest = rest.substring(0, slash);
+    }
+    String user = null;
+    String password = null;
+    int at = rest.lastIndexOf('@');
+    if (at >= 0) {
+      String info = rest.substring(0, at);
+      rest = rest.substring(at + 1);
+      int colon = info.indexOf(':');
+      if (colon <= 0 || colon == info.length() - 1) {
+        throw bad(redacted, "credentials must be 'user:password@'");
+      }
+      user = decode(redacted, info.substring(0, colon));
+      password = decode(redacted, info.substring(colon + 1));
+    }
+    List<String> hosts = new ArrayList<>();
+    for (String h : rest.split(",", -1)) {
+      Matcher m = HOST.matcher(h);
+      if (!m.matches()) {
+        throw bad(redacted, "'" + h + "' is not a host or host:port");
+      }
+      int port = m.group(2) == null ? 2181 : Integer.parseInt(m.group(2));
+      if (port < 1 || port > 65535) {
+        throw bad(redacted, "port " + port + " of '" + h + "' is not in 1-65535");
+      }
+      hosts.add(m.group(1) + ":" + port);
+    }
+    Duration session = DEFAULT_SESSION_TIMEOUT;
+    Duration connection = DEFAULT_CONNECTION_TIMEOUT;
+    if (!query.isEmpty()) {
+      for (String param : query.split("&")) {
+        int eq = param.indexOf('=');
+        String key = eq < 0 ? param : param.substring(0, eq);
+        String value = eq < 0 ? "" : param.substring(eq + 1);
+        switch (key) {
+          case "sessionTimeout" -> session = duration(redacted, key, value);
+          case "connectionTimeout" -> connection = duration(redacted, key, value);
+          default -> throw bad(redacted, "unknown parameter '" + key
+              + "' (known: sessionTimeout, connectionTimeout)");
+        }
+      }
+    }
+    return new ZkUrl(String.join(",", hosts), user, password, chroot(redacted, path), session,
+        connection, redacted);
+  }
+
+  /** The chroot as a path prefix without trailing slash; "" for none. */
+  private static String chroot(String redacted, String path) {
+    if (path.isEmpty() || path.equals("/")) {
+      return "";
+    }
+    if (path.endsWith("/")) {
+      throw bad(redacted, "chroot '" + path + "' must not end with '/'");
+    }
+    for (String part : path.substring(1).split("/", -1)) {
+      if (part.isEmpty() || part.equals(".") || part.equals("..")) {
+        throw bad(redacted, "chroot '" + path + "' has an empty, '.' or '..' component");
+      }
+    }
+    return decode(redacted, path);
+  }
+
+  private static Duration duration(String redacted, String key, String value) {
+    Matcher m = DURATION.matcher(value);
+    if (!m.matches()) {
+      throw bad(redacted, key + " '" + value + "' must be a number with an optional unit ms, s or m");
+    }
+    long n = Long.parseLong(m.group(1));
+    String unit = m.group(2) == null ? "ms" : m.group(2);
+    Duration d = switch (unit) {
+      case "s" -> Duration.ofSeconds(n);
+      case "m" -> Duration.ofMinutes(n);
+      default -> Duration.ofMillis(n);
+    };
+    if (d.toMillis() < 100 || d.compareTo(Duration.ofHours(1)) > 0) {
+      throw bad(redacted, key + " '" + value + "' must be between 100ms and 1 hour");
+    }
+    return d;
+  }
+
+  private static String decode(String redacted, String s) {
+    try {
+      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw bad(redacted, "bad percent-encoding: " + e.getMessage());
+    }
+  }
+
+  private static IllegalArgumentException bad(String redacted, String why) {
+    return new IllegalArgumentException(String.format(
+        "bad zookeeper url '%s': %s; expected zookeeper://[user:pass@]host:port[,host:port...][/chroot]"
+            + "[?sessionTimeout=10s&connectionTimeout=5s]", redacted, why));
+  }
+
+  boolean hasCredentials() {
+    return user != null;
+  }
+
+  @Override
+  public String toString() {
+    return redacted;
+  }
+}

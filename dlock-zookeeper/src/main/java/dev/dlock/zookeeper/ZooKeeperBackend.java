@@ -1,0 +1,467 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockInfo;
+import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The S12 exclusive lock. Each contender creates an ephemeral sequential node under the lock's
+ * container directory; the smallest node holds the lock; a waiter watches only its predecessor, so
+ * a release (one delete) wakes exactly one client. An uncontended acquire is a create (which
+ * returns the node's Stat, whose czxid is the fencing token) and a getChildren. Why the session is
+ * the lease: the server drops the node when the session ends, so there is nothing to renew; renew
+ * only checks, without I/O, that each grant's session is the live one. A suspended connection
+ * makes leases uncertain: renew then fails (so the engine stops extending them) and a timer
+ * reports them lost once the session timeout, counted from the last contact, may have passed.
+ */
+final class ZooKeeperBackend implements LockBackend, Abandonable {
+  private static final Logger log = LoggerFactory.getLogger(ZooKeeperBackend.class);
+
+  private final ZkSession session;
+  private final Nodes nodes;
+  private final Map<String, Contender> contenders = new ConcurrentHashMap<>();
+  /** Bumped on every connection state change, so a pending suspension timer can tell it is stale. */
+  private final AtomicLong epoch = new AtomicLong();
+  private final AtomicInteger wakeUps = new AtomicInteger();
+  private volatile BackendContext context;
+
+  ZooKeeperBackend(ZkSession session) {
+    this.session = session;
+    this.nodes = new Nodes(session.url.chroot());
+  }
+
+  @Override
+  public void start(BackendContext context) {
+    this.context = context;
+    session.addListener(this::stateChanged);
+  }
+
+  // ---- acquire
+
+  @Override
+  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+    session.checkOpen();
+    Contender c = contenders.computeIfAbsent(owner, o -> newContender(name, o));
+    if (!c.name.equals(name)) {
+      throw new IllegalStateException(String.format(
+          "owner '%s' already competes for lock '%s', not '%s'", owner, c.name, name));
+    }
+    boolean answered = false;
+    try {
+      Attempt a = queue(c, willWait);
+      if (!a.isGranted() && !willWait) {
+        leave(c);
+      }
+      answered = true;
+      return a;
+    } finally {
+      if (!answered && !willWait) {
+        leaveLater(c); // the caller's failure is the one to report, without a second wait
+      }
+    }
+  }
+
+  private Contender newContender(String name, String owner) {
+    Contender c = new Contender(name, owner, nodes.dir(name));
+    c.watcher = event -> {
+      if (event.getType() != Watcher.Event.EventType.None && contenders.get(owner) == c && !c.granted) {
+        wakeUps.incrementAndGet();
+        context.released(name);
+      }
+    };
+    return c;
+  }
+
+  /** Creates the node if needed, then grants, or watches the predecessor of a waiter. */
+  private Attempt queue(Contender c, boolean willWait) {
+    while (true) {
+      if (c.node == null || c.sessionId != session.sessionId()) {
+        c.node = null; // a node of an ended session is gone with it
+        enter(c);
+      }
+      List<String> queue = Nodes.queue(children(c.dir, "list the queue of lock '" + c.name + "'"));
+      int i = queue.indexOf(Nodes.child(c.node));
+      if (i < 0) {
+        c.node = null; // deleted from outside, or its session ended meanwhile: queue again
+        continue;
+      }
+      if (i == 0) {
+        c.granted = true;
+        return Attempt.granted(c.token);
+      }
+      if (!willWait) {
+        return Attempt.held(Duration.ZERO, Nodes.ownerOf(queue.get(0)));
+      }
+      String predecessor = c.dir + "/" + queue.get(i - 1);
+      Stat s = session.call("watch " + predecessor, zk -> zk.exists(predecessor, c.watcher));
+      if (s != null) {
+        return Attempt.held(session.sessionTimeout(), Nodes.ownerOf(queue.get(0)));
+      }
+      // The predecessor left between the listing and the watch: look again.
+    }
+  }
+
+  private void enter(Contender c) {
+    String prefix = c.dir + "/" + Nodes.prefix(c.owner);
+    byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
+    session.call("create a node for lock '" + c.name + "'", zk -> {
+      if (c.uncertain && adopt(zk, c)) {
+        return null;
+      }
+      while (true) {
+        Stat stat = new Stat();
+        c.uncertain = true; // from here until the answer, the node may exist without our knowing
+        try {
+          String path = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL, stat);
+          c.token = stat.getCzxid();
+          c.sessionId = stat.getEphemeralOwner();
+          c.node = path;
+          c.uncertain = false;
+          return null;
+        } catch (KeeperException.NoNodeException e) {
+          c.uncertain = false; // nothing was created
+          makeDirs(zk, c.dir);
+        } catch (KeeperException e) {
+          // Only a lost answer leaves the outcome open; any other error means nothing was created.
+          c.uncertain = e.code() == KeeperException.Code.CONNECTIONLOSS
+              || e.code() == KeeperException.Code.OPERATIONTIMEOUT;
+          throw e;
+        }
+      }
+    });
+  }
+
+  /** After a create whose answer was lost: finds the owner's node, if it was made. */
+  private boolean adopt(ZooKeeper zk, Contender c) throws KeeperException, InterruptedException {
+    String found;
+    try {
+      found = Nodes.find(zk.getChildren(c.dir, false), c.owner);
+    } catch (KeeperException.NoNodeException e) {
+      found = null;
+    }
+    Stat stat = found == null ? null : zk.exists(c.dir + "/" + found, false);
+    c.uncertain = false;
+    if (stat == null) {
+      return false;
+    }
+    String path = c.dir + "/" + found;
+    if (stat.getEphemeralOwner() != zk.getSessionId()) {
+      // Made by an earlier session of this client, which is ending: do not wait behind it.
+      try {
+        zk.delete(path, -1);
+      } catch (KeeperException.NoNodeException e) {
+        // gone already
+      }
+      return false;
+    }
+    c.token = stat.getCzxid();
+    c.sessionId = stat.getEphemeralOwner();
+    c.node = path;
+    return true;
+  }
+
+  /** Creates {@code path} and any missing parents as container nodes, which vanish when empty. */
+  private void makeDirs(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+    try {
+      zk.create(path, new byte[0], session.acl, CreateMode.CONTAINER);
+    } catch (KeeperException.NodeExistsException e) {
+      // made by another client
+    } catch (KeeperException.NoNodeException e) {
+      makeDirs(zk, path.substring(0, path.lastIndexOf('/')));
+      makeDirs(zk, path);
+    }
+  }
+
+  private List<String> children(String dir, String what) {
+    return session.call(what, zk -> {
+      try {
+        return zk.getChildren(dir, false);
+      } catch (KeeperException.NoNodeException e) {
+        return List.of();
+      }
+    });
+  }
+
+  // ---- leases
+
+  @Override
+  public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
+    session.checkOpen();
+    if (!session.connected()) {
+      throw new BackendUnavailableException(String.format(
+          "%s: the connection is suspended, so the session may expire; %d lease(s) are uncertain",
+          describe(), grants.size()));
+    }
+    long sid = session.sessionId();
+    Set<Grant> gone = new HashSet<>();
+    for (Grant g : grants) {
+      Contender c = contenders.get(g.owner());
+      if (c == null || !c.holds(g) || c.sessionId != sid) {
+        gone.add(g);
+      }
+    }
+    return gone;
+  }
+
+  @Override
+  public boolean release(Grant grant) {
+    session.checkOpen();
+    Contender c = contenders.get(grant.owner());
+    if (c == null || !c.granted || c.token != grant.token() || !c.name.equals(grant.name())) {
+      return false;
+    }
+    return leave(c);
+  }
+
+  @Override
+  public void cancel(String name, String owner) {
+    Contender c = contenders.get(owner);
+    if (c != null && c.name.equals(name) && !session.isClosed()) {
+      leave(c);
+    }
+  }
+
+  /**
+   * Takes the contender out of the queue: deletes its node, repeating through connection losses
+   * for up to the connection timeout. True if this call deleted the node; false if there was none
+   * or its session had ended (which deletes the node too). If the server cannot be reached in
+   * time, a background thread keeps trying until the delete succeeds or the session is gone, and
+   * the caller gets a {@link BackendUnavailableException} at once.
+   */
+  private boolean leave(Contender c) {
+    try {
+      return delete(c, session.url.connectionTimeout());
+    } catch (BackendUnavailableException e) {
+      leaveLater(c);
+      throw e;
+    } finally {
+      contenders.remove(c.owner, c);
+    }
+  }
+
+  /** Deletes the contender's node in the background, until done or its session is gone. */
+  private void leaveLater(Contender c) {
+    contenders.remove(c.owner, c);
+    if (c.node == null && !c.uncertain) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        delete(c, session.sessionTimeout().plus(session.url.connectionTimeout()));
+      } catch (RuntimeException e) {
+        if (!session.isClosed()) {
+          log.warn("dlock: could not delete node {} of lock '{}' on {}; it goes when its session ends",
+              c.node, c.name, describe(), e);
+        }
+      }
+    }, "dlock-zookeeper-leave");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private boolean delete(Contender c, Duration patience) {
+    int[] tries = {0};
+    return session.call("delete the node of " + c.owner + " for lock '" + c.name + "'", patience, zk -> {
+      if (c.uncertain && !adopt(zk, c)) {
+        return false;
+      }
+      if (c.node == null || c.sessionId != zk.getSessionId()) {
+        return false; // never created, or its session ended and took the node
+      }
+      try {
+        tries[0]++;
+        zk.delete(c.node, -1);
+        return true;
+      } catch (KeeperException.NoNodeException e) {
+        return tries[0] > 1; // an earlier try deleted it, and its answer was lost
+      }
+    });
+  }
+
+  // ---- connection states
+
+  private void stateChanged(CuratorFramework client, ConnectionState state) {
+    switch (state) {
+      case SUSPENDED -> suspended();
+      case CONNECTED, RECONNECTED -> reconnected();
+      case LOST -> {
+        epoch.incrementAndGet();
+        endSession(0, "the ZooKeeper session of " + describe() + " expired or was lost");
+      }
+      default -> { }
+    }
+  }
+
+  /**
+   * The lease becomes uncertain: the server expires the session a session timeout after it last
+   * heard from this client. The client hears from the server at least every two thirds of the
+   * timeout before it suspends (ZooKeeper's read timeout), so the last contact was no earlier than
+   * that, or than the last call of ours that was answered. A tenth of the timeout is kept back
+   * for the delay of the event itself.
+   */
+  private void suspended() {
+    long mine = epoch.incrementAndGet();
+    long now = System.nanoTime();
+    long timeout = session.sessionTimeout().toNanos();
+    long lastContact = Math.max(session.lastContact(), now - timeout * 2 / 3);
+    long delay = Math.max(0, lastContact + timeout - timeout / 10 - now);
+    long sid = session.sessionId();
+    CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
+      if (epoch.get() == mine && !session.connected()) {
+        endSession(sid, String.format("the connection to %s was suspended for longer than the session"
+            + " timeout (%d ms) allows, counted from the last contact: the session may have expired",
+            describe(), session.sessionTimeout().toMillis()));
+      }
+    });
+  }
+
+  private void reconnected() {
+    epoch.incrementAndGet();
+    long sid = session.sessionId();
+    Set<Long> ended = new HashSet<>();
+    for (Contender c : contenders.values()) {
+      if (c.node != null && c.sessionId != sid) {
+        ended.add(c.sessionId);
+      }
+    }
+    for (long old : ended) {
+      endSession(old, "the ZooKeeper session of " + describe() + " expired; a new one began");
+    }
+  }
+
+  /**
+   * Reports the grants of session {@code sid} (of every session, for 0) lost, and wakes the
+   * waiters so they queue again on the next session.
+   */
+  private void endSession(long sid, String reason) {
+    BackendContext ctx = context;
+    for (Contender c : contenders.values()) {
+      if (sid != 0 && c.sessionId != sid) {
+        continue;
+      }
+      if (c.granted) {
+        if (!c.lost) {
+          c.lost = true;
+          ctx.lost(c.grant(), reason);
+        }
+      } else {
+        ctx.released(c.name);
+      }
+    }
+  }
+
+  // ---- inspection
+
+  @Override
+  public Optional<LockInfo> inspect(String name) {
+    session.checkOpen();
+    return session.call("inspect lock '" + name + "'", zk -> head(zk, name, nodes.dir(name)));
+  }
+
+  @Override
+  public List<LockInfo> inspectAll() {
+    session.checkOpen();
+    return session.call("list locks", zk -> {
+      TreeMap<String, String> dirs = new TreeMap<>();
+      try {
+        for (String child : zk.getChildren(nodes.base(), false)) {
+          dirs.put(Nodes.nameOf(child), nodes.base() + "/" + child);
+        }
+      } catch (KeeperException.NoNodeException e) {
+        return List.of();
+      }
+      List<LockInfo> all = new ArrayList<>();
+      for (Map.Entry<String, String> d : dirs.entrySet()) {
+        head(zk, d.getKey(), d.getValue()).ifPresent(all::add);
+      }
+      return all;
+    });
+  }
+
+  /** The holder of one lock: the smallest node, its owner from its data, its czxid as token. */
+  private Optional<LockInfo> head(ZooKeeper zk, String name, String dir)
+      throws KeeperException, InterruptedException {
+    while (true) {
+      List<String> queue;
+      try {
+        queue = Nodes.queue(zk.getChildren(dir, false));
+      } catch (KeeperException.NoNodeException e) {
+        return Optional.empty();
+      }
+      if (queue.isEmpty()) {
+        return Optional.empty();
+      }
+      Stat stat = new Stat();
+      try {
+        byte[] data = zk.getData(dir + "/" + queue.get(0), false, stat);
+        String owner = data != null && data.length > 0
+            ? new String(data, StandardCharsets.UTF_8) : Nodes.ownerOf(queue.get(0));
+        // The holder keeps the lock while its session lives: at most a session timeout past its
+        // last contact. This client's negotiated timeout stands in for the holder's.
+        return Optional.of(new LockInfo(name, owner, stat.getCzxid(), session.sessionTimeout()));
+      } catch (KeeperException.NoNodeException e) {
+        // The holder just left: look again.
+      }
+    }
+  }
+
+  // ---- for tests
+
+  ZkSession session() {
+    return session;
+  }
+
+  Nodes nodes() {
+    return nodes;
+  }
+
+  /** How many predecessor watches fired a wake-up. */
+  int wakeUps() {
+    return wakeUps.get();
+  }
+
+  // ---- lifecycle
+
+  @Override
+  public String describe() {
+    return session.url.redacted();
+  }
+
+  @Override
+  public void abandon() {
+    session.abandon();
+  }
+
+  @Override
+  public void close() {
+    session.close();
+  }
+}

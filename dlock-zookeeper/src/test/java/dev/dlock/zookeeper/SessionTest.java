@@ -1,0 +1,170 @@
+package dev.dlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.Lease;
+import dev.dlock.LeaseLostException;
+import dev.dlock.zookeeper.TestClients.Client;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The session as the lease, on a real server: a holder whose session the server ends loses the
+ * lock to a waiter and is told; a waiter whose session ends does not stall the queue behind it; a
+ * suspended connection makes the lease uncertain and reports it lost before the server can expire
+ * the session; an abandoned (crashed) client keeps its lock until its session times out.
+ */
+class SessionTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+
+  private TestingServer server;
+  private final TestClients clients = new TestClients();
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+
+  @BeforeEach
+  void start() throws Exception {
+    server = ZkServers.server();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    threads.shutdownNow();
+    clients.close();
+    server.close();
+  }
+
+  private String url(String params) {
+    return ZkServers.url(server.getConnectString(), params);
+  }
+
+  private CompletableFuture<Long> acquireAndRelease(Client c, String name) {
+    return CompletableFuture.supplyAsync(() -> {
+      try (Lease l = c.client().lock(name).acquire(PATIENCE)) {
+        return l.token();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    }, threads);
+  }
+
+  /**
+   * Ends a client's session at the server, as an expiry does: a second connection joins the
+   * session with its id and password and closes it, so the server deletes its ephemeral nodes now.
+   */
+  private void killSession(ZooKeeperBackend backend) throws Exception {
+    ZooKeeper victim = backend.session().zk();
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper killer = new ZooKeeper(server.getConnectString(), 5000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    }, victim.getSessionId(), victim.getSessionPasswd());
+    assertThat(connected.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("joined the session").isTrue();
+    killer.close();
+  }
+
+  @Test
+  void holderSessionExpiryLetsTheWaiterInAndTellsTheHolder() throws Exception {
+    String name = "expiry";
+    Client holder = clients.open(url("sessionTimeout=3s"));
+    Client waiter = clients.open(url("sessionTimeout=3s"));
+    Lease held = holder.client().lock(name).acquire(PATIENCE);
+    CompletableFuture<Long> next = acquireAndRelease(waiter, name);
+    waiter.counts().awaitWaited(PATIENCE);
+
+    long killedAt = System.nanoTime();
+    killSession(holder.backend());
+
+    long token = next.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).as("time until the waiter got the lock")
+        .isLessThan(Duration.ofSeconds(10));
+    assertThat(token).isGreaterThan(held.token());
+    assertThat(waiter.counts().woken.get()).as("the waiter was woken by the deletion, not a poll").isEqualTo(1);
+    LeaseLostException reason = held.lost().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    assertThat(reason).hasMessageContaining(name).hasMessageContaining("session");
+    assertThat(held.isValid()).isFalse();
+    assertThatThrownBy(held::close).isInstanceOf(LeaseLostException.class);
+    // The holder's client works again on its new session.
+    try (Lease again = holder.client().lock(name).acquire(PATIENCE)) {
+      assertThat(again.token()).isGreaterThan(token);
+    }
+  }
+
+  @Test
+  void waiterWhoseSessionEndsDoesNotStallTheQueue() throws Exception {
+    String name = "vanishing-waiter";
+    Client holder = clients.open(url("sessionTimeout=3s"));
+    Client doomed = clients.open(url("sessionTimeout=3s"));
+    Client last = clients.open(url("sessionTimeout=3s"));
+    Lease held = holder.client().lock(name).acquire(PATIENCE);
+    CompletableFuture<Long> doomedWait = acquireAndRelease(doomed, name);
+    doomed.counts().awaitWaited(PATIENCE);
+    CompletableFuture<Long> lastWait = acquireAndRelease(last, name);
+    last.counts().awaitWaited(PATIENCE);
+    assertThat(holder.client().inspect(name)).get().extracting(i -> i.token()).isEqualTo(held.token());
+
+    // The last waiter watches the doomed one's node; its deletion must move the watch on.
+    killSession(doomed.backend());
+    held.close();
+
+    long lastToken = lastWait.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    assertThat(lastToken).isGreaterThan(held.token());
+    // The doomed waiter queues again on its new session and gets the lock after the last one.
+    assertThat(doomedWait.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(lastToken);
+    assertThat(holder.client().inspect(name)).isEmpty();
+  }
+
+  @Test
+  void suspendedConnectionMakesTheLeaseUncertainAndReportsItLostBeforeTheSessionCanExpire() throws Exception {
+    Duration sessionTimeout = Duration.ofSeconds(6);
+    Client holder = clients.open(url("sessionTimeout=" + sessionTimeout.toMillis()));
+    Lease held = holder.client().lock("suspended").acquire(PATIENCE);
+    assertThat(holder.backend().session().sessionTimeout()).isEqualTo(sessionTimeout);
+    CompletableFuture<LeaseLostException> lost = held.lost().toCompletableFuture();
+
+    long stoppedAt = System.nanoTime();
+    server.stop();
+    LeaseLostException reason = lost.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    Duration after = Duration.ofNanos(System.nanoTime() - stoppedAt);
+
+    assertThat(reason).hasMessageContaining("suspended");
+    assertThat(after).as("the loss is reported before the server could expire the session")
+        .isLessThan(sessionTimeout);
+    assertThat(held.isValid()).isFalse();
+    assertThatThrownBy(() -> holder.backend().renew(List.of(), Duration.ofSeconds(1)))
+        .as("renewal while suspended").isInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining(server.getConnectString());
+  }
+
+  @Test
+  void abandonedClientKeepsItsLockUntilItsSessionTimesOut() throws Exception {
+    String name = "abandoned";
+    Duration sessionTimeout = Duration.ofSeconds(2);
+    Client crashed = clients.open(url("sessionTimeout=" + sessionTimeout.toMillis()));
+    Client other = clients.open(url("sessionTimeout=3s"));
+    Lease held = crashed.client().lock(name).acquire(PATIENCE);
+
+    long crashedAt = System.nanoTime();
+    crashed.backend().abandon();
+    assertThat(other.client().lock(name).tryAcquire()).as("right after the crash, which released nothing").isEmpty();
+    try (Lease next = other.client().lock(name).acquire(PATIENCE)) {
+      assertThat(Duration.ofNanos(System.nanoTime() - crashedAt)).as("time until the session timed out")
+          .isGreaterThanOrEqualTo(sessionTimeout.dividedBy(2))
+          .isLessThan(sessionTimeout.plusSeconds(8));
+      assertThat(next.token()).isGreaterThan(held.token());
+    }
+  }
+}

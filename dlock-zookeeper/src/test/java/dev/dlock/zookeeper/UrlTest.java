@@ -1,0 +1,206 @@
+package dev.dlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
+import dev.dlock.zookeeper.TestClients.Client;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.ACL;
+import org.apache.zookeeper.data.Stat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The URL and what it sets up on a real server: parsing and its error messages, the chroot,
+ * digest credentials and their ACLs, container parents that vanish when empty, inspection, and
+ * bounded failures when no server answers.
+ */
+class UrlTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
+  private static TestingServer server;
+  private final TestClients clients = new TestClients();
+  private ZooKeeper raw;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    // Empty containers are removed within 100 ms here, so the test can watch one go.
+    System.setProperty("znode.container.checkIntervalMs", "100");
+    try {
+      server = ZkServers.server();
+    } finally {
+      System.clearProperty("znode.container.checkIntervalMs");
+    }
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @AfterEach
+  void closeClients() throws Exception {
+    clients.close();
+    if (raw != null) {
+      raw.close();
+    }
+  }
+
+  /** A plain ZooKeeper client without credentials, to look at the nodes from outside. */
+  private ZooKeeper raw() throws Exception {
+    CountDownLatch connected = new CountDownLatch(1);
+    raw = new ZooKeeper(server.getConnectString(), 5000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    });
+    assertThat(connected.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    return raw;
+  }
+
+  @Test
+  void parsesHostsCredentialsChrootAndTimeouts() {
+    ZkUrl u = ZkUrl.parse("zookeeper://app:p%40ss:w@h1:2181,h2,10.0.0.3:2182/team/locks?sessionTimeout=4s&connectionTimeout=1500");
+    assertThat(u.hosts()).isEqualTo("h1:2181,h2:2181,10.0.0.3:2182");
+    assertThat(u.user()).isEqualTo("app");
+    assertThat(u.password()).isEqualTo("p@ss:w");
+    assertThat(u.chroot()).isEqualTo("/team/locks");
+    assertThat(u.sessionTimeout()).isEqualTo(Duration.ofSeconds(4));
+    assertThat(u.connectionTimeout()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(u.toString()).doesNotContain("p%40ss").contains("app:***@");
+
+    ZkUrl plain = ZkUrl.parse("ZooKeeper://localhost");
+    assertThat(plain.hosts()).isEqualTo("localhost:2181");
+    assertThat(plain.chroot()).isEmpty();
+    assertThat(plain.hasCredentials()).isFalse();
+    assertThat(plain.sessionTimeout()).isEqualTo(ZkUrl.DEFAULT_SESSION_TIMEOUT);
+  }
+
+  @Test
+  void badUrlsAreRejectedNamingTheValueWithoutThePassword() {
+    assertBad("zookeeper://", "'' is not a host");
+    assertBad("zookeeper://h1:99999", "port 99999");
+    assertBad("zookeeper://h1,,h2", "'' is not a host");
+    assertBad("zookeeper://h1/a//b", "chroot '/a//b'");
+    assertBad("zookeeper://h1/a/", "chroot '/a/'");
+    assertBad("zookeeper://h1?sessionTimeout=soon", "sessionTimeout 'soon'");
+    assertBad("zookeeper://h1?sessionTimeout=5", "sessionTimeout '5'");
+    assertBad("zookeeper://h1?retries=3", "unknown parameter 'retries'");
+    assertBad("zookeeper://user@h1", "credentials");
+    assertThatThrownBy(() -> LockClient.builder().url("zookeeper://u:secret@h1:x").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("zookeeper://u:***@h1:x").hasMessageNotContaining("secret");
+  }
+
+  private static void assertBad(String url, String part) {
+    assertThatThrownBy(() -> ZkUrl.parse(url)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'" + url + "'").hasMessageContaining(part);
+  }
+
+  @Test
+  void chrootHoldsEveryNodeAndTheDirectoriesAreContainersThatVanishWhenEmpty() throws Exception {
+    Client c = clients.open(ZkServers.url(server.getConnectString() + "/team/a", ""));
+    ZooKeeper zk = raw();
+    String dir = "/team/a/dlock/locks/orders%2E42";
+    try (Lease held = c.client().lock("orders.42").acquire(PATIENCE)) {
+      List<String> children = zk.getChildren(dir, false);
+      assertThat(children).hasSize(1);
+      Stat stat = new Stat();
+      byte[] data = zk.getData(dir + "/" + children.get(0), false, stat);
+      String owner = new String(data, StandardCharsets.UTF_8);
+      assertThat(Nodes.ownerOf(children.get(0))).isEqualTo(owner).startsWith(c.client().id() + ":");
+      assertThat(stat.getCzxid()).as("the token is the node's czxid").isEqualTo(held.token());
+      assertThat(stat.getEphemeralOwner()).isEqualTo(c.backend().session().sessionId());
+      assertThat(zk.exists("/dlock", false)).as("nothing outside the chroot").isNull();
+      assertThat(c.client().inspect("orders.42")).contains(new LockInfo("orders.42", owner, held.token(),
+          c.backend().session().sessionTimeout()));
+      assertThat(c.client().inspectAll()).extracting(LockInfo::name).containsExactly("orders.42");
+    }
+    assertThat(c.client().inspect("orders.42")).isEmpty();
+    // Every parent is a container: once empty, the server removes them all, up to the chroot.
+    CountDownLatch gone = new CountDownLatch(1);
+    if (zk.exists("/team", e -> gone.countDown()) != null) {
+      assertThat(gone.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the empty containers were removed").isTrue();
+    }
+    assertThat(zk.exists("/team", false)).isNull();
+  }
+
+  @Test
+  void credentialsMakeNodesCreatorOnly() throws Exception {
+    String url = ZkServers.url("alice:s3cret@" + server.getConnectString() + "/secure", "");
+    Client alice = clients.open(url);
+    assertThat(alice.backend().describe()).contains("alice:***@").doesNotContain("s3cret");
+    ZooKeeper anonymous = raw();
+    try (Lease held = alice.client().lock("vault").acquire(PATIENCE)) {
+      String dir = "/secure/dlock/locks/vault";
+      List<ACL> acl = alice.backend().session().zk().getACL(dir, new Stat());
+      assertThat(acl).hasSize(1);
+      assertThat(acl.get(0).getId().getScheme()).isEqualTo("digest");
+      assertThat(acl.get(0).getId().getId()).startsWith("alice:");
+      assertThat(acl.get(0).getPerms()).isEqualTo(ZooDefs.Perms.ALL);
+      String node = dir + "/" + alice.backend().session().zk().getChildren(dir, false).get(0);
+      assertThatThrownBy(() -> anonymous.getChildren(dir, false)).isInstanceOf(KeeperException.NoAuthException.class);
+      assertThatThrownBy(() -> anonymous.getData(node, false, null)).isInstanceOf(KeeperException.NoAuthException.class);
+      assertThatThrownBy(() -> anonymous.getACL(node, new Stat())).isInstanceOf(KeeperException.NoAuthException.class);
+      assertThatThrownBy(() -> anonymous.delete(node, -1)).as("deleting the holder's node without credentials")
+          .isInstanceOf(KeeperException.NoAuthException.class);
+
+      // A client without credentials can neither take the lock nor be told it is free.
+      Client stranger = clients.open(ZkServers.url(server.getConnectString() + "/secure", ""));
+      assertThatThrownBy(() -> stranger.client().lock("vault").tryAcquire())
+          .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("NoAuth")
+          .hasMessageContaining(server.getConnectString());
+      // The same credentials in another client contend normally.
+      Client alice2 = clients.open(url);
+      assertThat(alice2.client().lock("vault").tryAcquire()).isEmpty();
+      assertThat(held.isValid()).isTrue();
+    }
+  }
+
+  @Test
+  void unreachableServersFailPromptlyWithBackendUnavailable() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    String url = "zookeeper://u:pw@127.0.0.1:" + port + "?connectionTimeout=1s";
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> LockClient.builder().url(url).build())
+        .isInstanceOf(BackendUnavailableException.class)
+        .hasMessageContaining("zookeeper://u:***@127.0.0.1:" + port).hasMessageNotContaining("pw@");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+  }
+
+  @Test
+  void aServerThatGoesAwayGivesBackendUnavailableNeverNotAcquired() throws Exception {
+    TestingServer lonely = ZkServers.server();
+    try {
+      Client c = clients.open(ZkServers.url(lonely.getConnectString(), "connectionTimeout=1s&sessionTimeout=5s"));
+      try (Lease first = c.client().lock("x").acquire(PATIENCE)) {
+        assertThat(first.isValid()).isTrue();
+      }
+      lonely.stop();
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> c.client().lock("y").tryAcquire())
+          .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(lonely.getConnectString());
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(6));
+    } finally {
+      lonely.close();
+    }
+  }
+}

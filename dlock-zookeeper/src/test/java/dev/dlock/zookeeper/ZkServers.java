@@ -1,0 +1,64 @@
+package dev.dlock.zookeeper;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.test.InstanceSpec;
+import org.apache.curator.test.TestingCluster;
+import org.apache.curator.test.TestingServer;
+
+/**
+ * Real ZooKeeper servers for tests (curator-test, in this JVM). A short tick lets tests ask for
+ * session timeouts down to 200 ms, so expiry tests stay quick; the maximum stays at 30 s, and the
+ * connection limit per address is lifted for the 50-client tests. A server that cannot start
+ * fails the test.
+ */
+final class ZkServers {
+  static final int TICK_MS = 100;
+
+  private ZkServers() {}
+
+  static InstanceSpec spec() {
+    return new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0,
+        Map.of("minSessionTimeout", "200", "maxSessionTimeout", "30000"));
+  }
+
+  static TestingServer server() throws Exception {
+    return new TestingServer(spec(), true);
+  }
+
+  static TestingCluster cluster(int n) throws Exception {
+    List<InstanceSpec> specs = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      specs.add(new InstanceSpec(null, -1, -1, -1, true, i, TICK_MS, 0,
+          Map.of("minSessionTimeout", "200", "maxSessionTimeout", "30000")));
+    }
+    TestingCluster cluster = new TestingCluster(specs);
+    cluster.start();
+    return cluster;
+  }
+
+  static String url(String connectString, String params) {
+    return "zookeeper://" + connectString + (params.isEmpty() ? "" : "?" + params);
+  }
+
+  /** The answer of a four-letter command, such as {@code srvr}. */
+  static String fourLetters(InstanceSpec spec, String command) throws Exception {
+    try (Socket s = new Socket("127.0.0.1", spec.getPort())) {
+      OutputStream out = s.getOutputStream();
+      out.write(command.getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      StringBuilder b = new StringBuilder();
+      BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII));
+      for (String line; (line = in.readLine()) != null; ) {
+        b.append(line).append('\n');
+      }
+      return b.toString();
+    }
+  }
+}

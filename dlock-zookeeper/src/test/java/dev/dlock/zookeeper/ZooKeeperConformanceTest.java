@@ -1,0 +1,41 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.LockClient;
+import dev.dlock.LockClientBuilder;
+import dev.dlock.testkit.SessionLockConformanceSuite;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/**
+ * The conformance suite on a real ZooKeeper server, each client opened by URL with its own session.
+ *
+ * <p>Why {@link SessionLockConformanceSuite} and not the full suite: in ZooKeeper the session is
+ * the lease. A grant is an ephemeral node that the server keeps exactly as long as its holder's
+ * session lives, whatever lease time the client asked for, and drops the moment the session ends
+ * or expires. ZooKeeper has no per-node expiry that could drop a grant because a client-chosen
+ * lease ran out (TTL nodes are persistent, and dropping a live holder's node would break the queue),
+ * so the four cases that need the server to drop a grant when its lease runs out do not apply: like
+ * a PostgreSQL advisory lock, this is a lock bound to a session. The client still reports a fixed
+ * lease lost at its deadline (covered by the suite), and a holder whose session expires is tested
+ * in {@link SessionTest}. Releases are notified (the predecessor watch), so the wake-up cases run
+ * with polling turned off.
+ */
+class ZooKeeperConformanceTest extends SessionLockConformanceSuite {
+  private static TestingServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = ZkServers.server();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @Override
+  protected LockClientBuilder newClientBuilder() {
+    return LockClient.builder().url(ZkServers.url(server.getConnectString(), "sessionTimeout=5s"));
+  }
+}
