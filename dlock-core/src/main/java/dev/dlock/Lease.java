@@ -23,7 +23,9 @@ public interface Lease extends AutoCloseable {
   /**
    * The fencing token: strictly greater for every new grant of this lock name than for any earlier
    * grant, and the same on reentry. Pass it to the resource you protect, so it can reject a write
-   * from a holder whose lease already ran out.
+   * from a holder whose lease already ran out. Shared grants (readers, permits) held at the same
+   * time may have their tokens in either order; each is still greater than that of every grant
+   * it excludes that came before it.
    */
   long token();
 

@@ -20,8 +20,10 @@ import java.util.Set;
  *       no {@code ':'}, so a backend may route per-client notifications by the part before the last
  *       colon.</li>
  *   <li><b>Tokens.</b> Every grant carries a fencing token strictly greater than that of every
- *       earlier grant of the same name. Reentry never reaches the backend, so the backend never
- *       sees it.</li>
+ *       earlier grant of the same name. Grants that may be held together (READ, PERMIT) need only
+ *       be ordered against the grants they exclude: two readers granted at about the same time
+ *       may get their tokens in either order. Reentry never reaches the backend, so the backend
+ *       never sees it.</li>
  *   <li><b>Time.</b> The server decides expiry by its own clock (Redis TTL, database {@code now()},
  *       a ZooKeeper session). A backend never decides expiry with the client's wall clock.</li>
  *   <li><b>Errors.</b> An I/O failure or an unreachable server throws

@@ -1,6 +1,7 @@
 package dev.dlock.zookeeper;
 
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockKind;
 import org.apache.zookeeper.Watcher;
 
 /**
@@ -13,7 +14,14 @@ import org.apache.zookeeper.Watcher;
 final class Contender {
   final String name;
   final String owner;
+  final LockKind kind;
   final String dir;
+  /** The name of its node up to the sequence ZooKeeper appends; found again by it after a lost reply. */
+  final String prefix;
+  /** The data of its directory when this contender creates it: a semaphore's permit count. */
+  final byte[] dirData;
+  /** For a semaphore, the permits it was asked with; else 1. */
+  final int permits;
   volatile Watcher watcher;
   /** The node's full path once created, else null. */
   volatile String node;
@@ -25,18 +33,34 @@ final class Contender {
   volatile boolean uncertain;
   volatile boolean granted;
   volatile boolean lost;
+  /** For a downgraded reader, the token of the write grant it sits beside; else 0. */
+  volatile long downgradeOf;
 
   Contender(String name, String owner, String dir) {
+    this(name, owner, LockKind.EXCLUSIVE, dir, Nodes.prefix(owner), new byte[0], 1);
+  }
+
+  Contender(String name, String owner, LockKind kind, String dir, String prefix, byte[] dirData,
+      int permits) {
     this.name = name;
     this.owner = owner;
+    this.kind = kind;
     this.dir = dir;
+    this.prefix = prefix;
+    this.dirData = dirData;
+    this.permits = permits;
   }
 
   Grant grant() {
-    return new Grant(name, owner, token);
+    return new Grant(name, owner, token, kind);
+  }
+
+  /** True if this contender is the one {@code g} was made to (same name, kind and token). */
+  boolean matches(Grant g) {
+    return granted && token == g.token() && name.equals(g.name()) && kind == g.kind();
   }
 
   boolean holds(Grant g) {
-    return granted && !lost && token == g.token() && name.equals(g.name());
+    return matches(g) && !lost;
   }
 }

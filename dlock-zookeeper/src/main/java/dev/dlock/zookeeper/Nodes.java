@@ -1,5 +1,6 @@
 package dev.dlock.zookeeper;
 
+import dev.dlock.spi.LockKind;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +9,11 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Paths and node names. A lock {@code name} lives in {@code <chroot>/dlock/locks/<name>}, and each
- * contender's node is {@code <owner>-<10-digit sequence>}. Why the owner is in the node name: a
+ * Paths and node names. An exclusive lock {@code name} lives in {@code <chroot>/dlock/locks/<name>},
+ * a fair one in {@code .../fair/<name>}, a read-write one in {@code .../rw/<name>} and a semaphore
+ * in {@code .../sem/<name>}. Each contender's node is {@code <owner>-<10-digit sequence>}; in a
+ * read-write directory the side comes first: {@code R-}, {@code W-}, or {@code D<writer's
+ * sequence>-} for a reader downgraded from a writer, which ranks right behind that writer. Why the owner is in the node name: a
  * create whose reply was lost can be found again by listing the children, instead of leaking a
  * node that would block the lock until the session ends. Names and owners are percent-encoded
  * (dots too), so any string is one legal path component.
@@ -17,10 +21,23 @@ import java.util.List;
 final class Nodes {
   private static final int SEQ_DIGITS = 10;
 
+  private final String root;
   private final String base;
 
   Nodes(String chroot) {
-    this.base = chroot + "/dlock/locks";
+    this.root = chroot + "/dlock";
+    this.base = root + "/locks";
+  }
+
+  /** The directory of one name for a kind: read and write share one, each other kind has its own. */
+  String dir(LockKind kind, String name) {
+    String sub = switch (kind) {
+      case EXCLUSIVE -> "locks";
+      case FAIR -> "fair";
+      case READ, WRITE -> "rw";
+      case PERMIT -> "sem";
+    };
+    return root + "/" + sub + "/" + encode(name);
   }
 
   /** The parent of every lock directory. */
@@ -41,6 +58,48 @@ final class Nodes {
   /** The path prefix given to a sequential create; ZooKeeper appends the sequence. */
   static String prefix(String owner) {
     return encode(owner) + "-";
+  }
+
+  /** The prefix of a read-write node: its side ({@code R}, {@code W} or {@code D<seq>}) first. */
+  static String prefix(String side, String owner) {
+    return side + "-" + prefix(owner);
+  }
+
+  /** The side of a read-write node: {@code R}, {@code W} or {@code D<seq>}. */
+  static String side(String child) {
+    int dash = child.indexOf('-');
+    return dash < 0 ? "" : child.substring(0, dash);
+  }
+
+  /** The owner of a read-write node. */
+  static String rwOwnerOf(String child) {
+    return ownerOf(child.substring(child.indexOf('-') + 1));
+  }
+
+  /** The 10-digit sequence ZooKeeper gave a node. */
+  static String seq(String child) {
+    return child.substring(child.length() - SEQ_DIGITS);
+  }
+
+  /**
+   * The read-write nodes among {@code children} in queue order: by sequence, except that a
+   * downgraded reader ranks right behind the writer it came from.
+   */
+  static List<String> rwQueue(List<String> children) {
+    List<String> q = new ArrayList<>(children.size());
+    for (String c : children) {
+      String side = side(c);
+      if (isContender(c) && (side.equals("R") || side.equals("W") || side.startsWith("D"))) {
+        q.add(c);
+      }
+    }
+    q.sort(Comparator.comparing(Nodes::rank));
+    return q;
+  }
+
+  private static String rank(String child) {
+    String side = side(child);
+    return side.startsWith("D") ? side.substring(1) + "1" + seq(child) : seq(child) + "0" + seq(child);
   }
 
   /** The owner a contender's node belongs to, or null for a foreign child. */
@@ -73,9 +132,8 @@ final class Nodes {
     return q;
   }
 
-  /** The node of {@code owner} among {@code children}, or null. */
-  static String find(List<String> children, String owner) {
-    String p = prefix(owner);
+  /** The node made with {@code prefix} among {@code children}, or null. */
+  static String find(List<String> children, String p) {
     for (String c : children) {
       if (c.startsWith(p) && c.length() == p.length() + SEQ_DIGITS && isContender(c)) {
         return c;

@@ -7,23 +7,22 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockKind;
+import dev.dlock.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.state.ConnectionState;
+import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
@@ -33,14 +32,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The S12 exclusive lock. Each contender creates an ephemeral sequential node under the lock's
- * container directory; the smallest node holds the lock; a waiter watches only its predecessor, so
- * a release (one delete) wakes exactly one client. An uncontended acquire is a create (which
- * returns the node's Stat, whose czxid is the fencing token) and a getChildren. Why the session is
- * the lease: the server drops the node when the session ends, so there is nothing to renew; renew
- * only checks, without I/O, that each grant's session is the live one. A suspended connection
- * makes leases uncertain: renew then fails (so the engine stops extending them) and a timer
- * reports them lost once the session timeout, counted from the last contact, may have passed.
+ * The S12 exclusive lock, and the entry point of every other kind. Each contender creates an
+ * ephemeral sequential node under the lock's container directory; the smallest node holds the
+ * lock; a waiter watches only its predecessor, so a release (one delete) wakes exactly one client.
+ * An uncontended acquire is a create (which returns the node's Stat, whose czxid is the fencing
+ * token) and a getChildren. A fair lock is the same recipe in a directory of its own (it is first
+ * come, first served already); the read-write lock and the semaphore decide grants and watches in
+ * {@link ReadWriteQueue} and {@link SemaphoreQueue}, and share everything else here: creating a
+ * node so that a lost reply cannot leak it, leaving the queue, renew and release. Why the session
+ * is the lease: the server drops the node when the session ends, so there is nothing to renew;
+ * renew only checks, without I/O, that each grant's session is the live one, and
+ * {@link SessionStates} reports grants lost when the session is, or may be, gone.
  */
 final class ZooKeeperBackend implements LockBackend, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(ZooKeeperBackend.class);
@@ -48,20 +50,22 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   private final ZkSession session;
   private final Nodes nodes;
   private final Map<String, Contender> contenders = new ConcurrentHashMap<>();
-  /** Bumped on every connection state change, so a pending suspension timer can tell it is stale. */
-  private final AtomicLong epoch = new AtomicLong();
   private final AtomicInteger wakeUps = new AtomicInteger();
+  private final SessionStates states;
+  private final ReadWriteQueue readWrite = new ReadWriteQueue(this);
+  private final SemaphoreQueue semaphore = new SemaphoreQueue(this);
   private volatile BackendContext context;
 
   ZooKeeperBackend(ZkSession session) {
     this.session = session;
     this.nodes = new Nodes(session.url.chroot());
+    this.states = new SessionStates(session, contenders);
   }
 
   @Override
   public void start(BackendContext context) {
     this.context = context;
-    session.addListener(this::stateChanged);
+    states.start(context);
   }
 
   // ---- acquire
@@ -70,13 +74,36 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     session.checkOpen();
     Contender c = contenders.computeIfAbsent(owner, o -> newContender(name, o));
-    if (!c.name.equals(name)) {
+    return attempt(c, name, LockKind.EXCLUSIVE, willWait, () -> queue(c, willWait));
+  }
+
+  @Override
+  public Set<LockKind> kinds() {
+    return EnumSet.allOf(LockKind.class);
+  }
+
+  @Override
+  public Attempt tryAcquire(LockRequest r) {
+    if (r.kind() == LockKind.EXCLUSIVE) {
+      return tryAcquire(r.name(), r.owner(), r.leaseTime(), r.willWait());
+    }
+    session.checkOpen();
+    Contender c = contenders.computeIfAbsent(r.owner(), o -> newContender(r));
+    return attempt(c, r.name(), r.kind(), r.willWait(), () -> switch (r.kind()) {
+      case READ, WRITE -> readWrite.queue(c, r.willWait());
+      case PERMIT -> semaphore.queue(c, r.willWait());
+      default -> queue(c, r.willWait()); // FAIR: the exclusive recipe is first come, first served
+    });
+  }
+
+  private Attempt attempt(Contender c, String name, LockKind kind, boolean willWait, Supplier<Attempt> queue) {
+    if (!c.name.equals(name) || c.kind != kind) {
       throw new IllegalStateException(String.format(
-          "owner '%s' already competes for lock '%s', not '%s'", owner, c.name, name));
+          "owner '%s' already competes for %s lock '%s', not %s lock '%s'", c.owner, c.kind, c.name, kind, name));
     }
     boolean answered = false;
     try {
-      Attempt a = queue(c, willWait);
+      Attempt a = queue.get();
       if (!a.isGranted() && !willWait) {
         leave(c);
       }
@@ -90,7 +117,28 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   }
 
   private Contender newContender(String name, String owner) {
-    Contender c = new Contender(name, owner, nodes.dir(name));
+    return watched(new Contender(name, owner, nodes.dir(name)));
+  }
+
+  private Contender newContender(LockRequest r) {
+    String dir = nodes.dir(r.kind(), r.name());
+    byte[] dirData = new byte[0];
+    String prefix = Nodes.prefix(r.owner());
+    Contender writer = readWrite.writerOf(r);
+    if (r.kind() == LockKind.READ || r.kind() == LockKind.WRITE) {
+      prefix = Nodes.prefix(ReadWriteQueue.side(r, writer), r.owner());
+    } else if (r.kind() == LockKind.PERMIT) {
+      dirData = Integer.toString(r.permits()).getBytes(StandardCharsets.UTF_8);
+    }
+    Contender c = new Contender(r.name(), r.owner(), r.kind(), dir, prefix, dirData, r.permits());
+    c.downgradeOf = writer == null ? 0 : writer.token;
+    return watched(c);
+  }
+
+  /** Gives the contender its one watcher: a fired watch wakes this client's waiters of the name. */
+  private Contender watched(Contender c) {
+    String name = c.name;
+    String owner = c.owner;
     c.watcher = event -> {
       if (event.getType() != Watcher.Event.EventType.None && contenders.get(owner) == c && !c.granted) {
         wakeUps.incrementAndGet();
@@ -129,8 +177,8 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     }
   }
 
-  private void enter(Contender c) {
-    String prefix = c.dir + "/" + Nodes.prefix(c.owner);
+  void enter(Contender c) {
+    String prefix = c.dir + "/" + c.prefix;
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
     session.call("create a node for lock '" + c.name + "'", zk -> {
       if (c.uncertain && adopt(zk, c)) {
@@ -148,7 +196,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
           return null;
         } catch (KeeperException.NoNodeException e) {
           c.uncertain = false; // nothing was created
-          makeDirs(zk, c.dir);
+          makeDirs(zk, c.dir, c.dirData);
         } catch (KeeperException e) {
           // Only a lost answer leaves the outcome open; any other error means nothing was created.
           c.uncertain = e.code() == KeeperException.Code.CONNECTIONLOSS
@@ -163,7 +211,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   private boolean adopt(ZooKeeper zk, Contender c) throws KeeperException, InterruptedException {
     String found;
     try {
-      found = Nodes.find(zk.getChildren(c.dir, false), c.owner);
+      found = Nodes.find(zk.getChildren(c.dir, false), c.prefix);
     } catch (KeeperException.NoNodeException e) {
       found = null;
     }
@@ -188,19 +236,22 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     return true;
   }
 
-  /** Creates {@code path} and any missing parents as container nodes, which vanish when empty. */
-  private void makeDirs(ZooKeeper zk, String path) throws KeeperException, InterruptedException {
+  /**
+   * Creates {@code path} with {@code data}, and any missing parents, as container nodes, which
+   * vanish when empty.
+   */
+  private void makeDirs(ZooKeeper zk, String path, byte[] data) throws KeeperException, InterruptedException {
     try {
-      zk.create(path, new byte[0], session.acl, CreateMode.CONTAINER);
+      zk.create(path, data, session.acl, CreateMode.CONTAINER);
     } catch (KeeperException.NodeExistsException e) {
       // made by another client
     } catch (KeeperException.NoNodeException e) {
-      makeDirs(zk, path.substring(0, path.lastIndexOf('/')));
-      makeDirs(zk, path);
+      makeDirs(zk, path.substring(0, path.lastIndexOf('/')), new byte[0]);
+      makeDirs(zk, path, data);
     }
   }
 
-  private List<String> children(String dir, String what) {
+  List<String> children(String dir, String what) {
     return session.call(what, zk -> {
       try {
         return zk.getChildren(dir, false);
@@ -235,7 +286,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   public boolean release(Grant grant) {
     session.checkOpen();
     Contender c = contenders.get(grant.owner());
-    if (c == null || !c.granted || c.token != grant.token() || !c.name.equals(grant.name())) {
+    if (c == null || !c.matches(grant)) {
       return false;
     }
     return leave(c);
@@ -256,7 +307,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
    * time, a background thread keeps trying until the delete succeeds or the session is gone, and
    * the caller gets a {@link BackendUnavailableException} at once.
    */
-  private boolean leave(Contender c) {
+  boolean leave(Contender c) {
     try {
       return delete(c, session.url.connectionTimeout());
     } catch (BackendUnavailableException e) {
@@ -304,78 +355,6 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
         return tries[0] > 1; // an earlier try deleted it, and its answer was lost
       }
     });
-  }
-
-  // ---- connection states
-
-  private void stateChanged(CuratorFramework client, ConnectionState state) {
-    switch (state) {
-      case SUSPENDED -> suspended();
-      case CONNECTED, RECONNECTED -> reconnected();
-      case LOST -> {
-        epoch.incrementAndGet();
-        endSession(0, "the ZooKeeper session of " + describe() + " expired or was lost");
-      }
-      default -> { }
-    }
-  }
-
-  /**
-   * The lease becomes uncertain: the server expires the session a session timeout after it last
-   * heard from this client. The client hears from the server at least every two thirds of the
-   * timeout before it suspends (ZooKeeper's read timeout), so the last contact was no earlier than
-   * that, or than the last call of ours that was answered. A tenth of the timeout is kept back
-   * for the delay of the event itself.
-   */
-  private void suspended() {
-    long mine = epoch.incrementAndGet();
-    long now = System.nanoTime();
-    long timeout = session.sessionTimeout().toNanos();
-    long lastContact = Math.max(session.lastContact(), now - timeout * 2 / 3);
-    long delay = Math.max(0, lastContact + timeout - timeout / 10 - now);
-    long sid = session.sessionId();
-    CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
-      if (epoch.get() == mine && !session.connected()) {
-        endSession(sid, String.format("the connection to %s was suspended for longer than the session"
-            + " timeout (%d ms) allows, counted from the last contact: the session may have expired",
-            describe(), session.sessionTimeout().toMillis()));
-      }
-    });
-  }
-
-  private void reconnected() {
-    epoch.incrementAndGet();
-    long sid = session.sessionId();
-    Set<Long> ended = new HashSet<>();
-    for (Contender c : contenders.values()) {
-      if (c.node != null && c.sessionId != sid) {
-        ended.add(c.sessionId);
-      }
-    }
-    for (long old : ended) {
-      endSession(old, "the ZooKeeper session of " + describe() + " expired; a new one began");
-    }
-  }
-
-  /**
-   * Reports the grants of session {@code sid} (of every session, for 0) lost, and wakes the
-   * waiters so they queue again on the next session.
-   */
-  private void endSession(long sid, String reason) {
-    BackendContext ctx = context;
-    for (Contender c : contenders.values()) {
-      if (sid != 0 && c.sessionId != sid) {
-        continue;
-      }
-      if (c.granted) {
-        if (!c.lost) {
-          c.lost = true;
-          ctx.lost(c.grant(), reason);
-        }
-      } else {
-        ctx.released(c.name);
-      }
-    }
   }
 
   // ---- inspection
@@ -433,10 +412,14 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     }
   }
 
-  // ---- for tests
+  // ---- for the recipes and tests
 
   ZkSession session() {
     return session;
+  }
+
+  Contender contender(String owner) {
+    return contenders.get(owner);
   }
 
   Nodes nodes() {

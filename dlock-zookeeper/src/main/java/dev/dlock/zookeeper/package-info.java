@@ -1,6 +1,6 @@
 /**
- * The ZooKeeper backend behind {@code zookeeper://} URLs: herd-free exclusive locks on ephemeral
- * sequential nodes (S12), on a Curator-managed session. See
+ * The ZooKeeper backend behind {@code zookeeper://} URLs: herd-free exclusive, fair and read-write
+ * locks and semaphores on ephemeral sequential nodes (S12, S13), on a Curator-managed session. See
  * {@link dev.dlock.zookeeper.ZooKeeperBackendProvider}.
  */
 package dev.dlock.zookeeper;

@@ -6,14 +6,19 @@ import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
+import dev.dlock.testkit.RecordingContext;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -26,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * What an uncontended acquire and a release cost, counted at the ZooKeeper handle: Curator is
  * given a factory that makes a ZooKeeper subclass counting every synchronous create, getChildren,
- * exists, getData and delete it sends (the backend uses no other call). With the ensemble tracker
+ * exists, getData, setData, multi and delete it sends (the backend uses no other call). With the ensemble tracker
  * off, Curator itself sends nothing, and
  * session pings do not go through these methods, so the count is exactly the requests the
  * backend made. The empty-container reaper is slowed down so that the lock's directory stays
@@ -107,6 +112,18 @@ class RoundTripTest {
       requests.incrementAndGet();
       super.delete(path, version);
     }
+
+    @Override
+    public Stat setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+      requests.incrementAndGet();
+      return super.setData(path, data, version);
+    }
+
+    @Override
+    public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
+      requests.incrementAndGet();
+      return super.multi(ops);
+    }
   }
 
   private static ZooKeeperBackend counting(AtomicInteger requests) {
@@ -148,13 +165,48 @@ class RoundTripTest {
     }
   }
 
+  /** A lock or a semaphore, as far as this test needs one. */
+  private interface Acquirer {
+    Lease acquire(Duration maxWait) throws InterruptedException;
+  }
+
+  @Test
+  void everyOtherKindAlsoCostsTwoRoundTripsPerUncontendedAcquireAndOnePerRelease() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    try (LockClient client = LockClient.builder().backend(counting(requests)).build()) {
+      Map<String, Function<String, Acquirer>> kinds = Map.of(
+          "fair", name -> client.fairLock(name)::acquire,
+          "read", name -> client.readWriteLock(name).readLock()::acquire,
+          "write", name -> client.readWriteLock(name).writeLock()::acquire,
+          "permit", name -> client.semaphore(name, 3)::acquire);
+      for (Map.Entry<String, Function<String, Acquirer>> kind : kinds.entrySet()) {
+        Acquirer lock = kind.getValue().apply("cheap-" + kind.getKey());
+        lock.acquire(Duration.ofSeconds(10)).close(); // creates the directories once
+        int acquires = 0;
+        int releases = 0;
+        for (int i = 0; i < N; i++) {
+          int before = requests.get();
+          Lease l = lock.acquire(Duration.ofSeconds(10));
+          int afterAcquire = requests.get();
+          l.close();
+          acquires += afterAcquire - before;
+          releases += requests.get() - afterAcquire;
+        }
+        System.out.printf("round trips, %s: %d acquires took %d, %d releases took %d%n", kind.getKey(), N,
+            acquires, N, releases);
+        assertThat(acquires).as("round trips of %d uncontended %s acquires", N, kind.getKey()).isEqualTo(2 * N);
+        assertThat(releases).as("round trips of %d %s releases", N, kind.getKey()).isEqualTo(N);
+      }
+    }
+  }
+
   @Test
   void oneShotTryOnAHeldLockLeavesNothingBehind() throws Exception {
     AtomicInteger requests = new AtomicInteger();
     try (ZooKeeperBackend holder = counting(new AtomicInteger());
         ZooKeeperBackend other = counting(requests)) {
-      holder.start(new TestContext("holder"));
-      other.start(new TestContext("other"));
+      holder.start(new RecordingContext("holder"));
+      other.start(new RecordingContext("other"));
       Attempt held = holder.tryAcquire("one-shot", "holder:1", Duration.ofSeconds(5), false);
       assertThat(held.isGranted()).isTrue();
       int before = requests.get();

@@ -6,17 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
+import dev.dlock.spi.Abandonable;
 import dev.dlock.zookeeper.TestClients.Client;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,22 +58,6 @@ class SessionTest {
     }, threads);
   }
 
-  /**
-   * Ends a client's session at the server, as an expiry does: a second connection joins the
-   * session with its id and password and closes it, so the server deletes its ephemeral nodes now.
-   */
-  private void killSession(ZooKeeperBackend backend) throws Exception {
-    ZooKeeper victim = backend.session().zk();
-    CountDownLatch connected = new CountDownLatch(1);
-    ZooKeeper killer = new ZooKeeper(server.getConnectString(), 5000, e -> {
-      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-        connected.countDown();
-      }
-    }, victim.getSessionId(), victim.getSessionPasswd());
-    assertThat(connected.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("joined the session").isTrue();
-    killer.close();
-  }
-
   @Test
   void holderSessionExpiryLetsTheWaiterInAndTellsTheHolder() throws Exception {
     String name = "expiry";
@@ -86,7 +68,7 @@ class SessionTest {
     waiter.counts().awaitWaited(PATIENCE);
 
     long killedAt = System.nanoTime();
-    killSession(holder.backend());
+    ZkServers.killSession(server.getConnectString(), holder.backend());
 
     long token = next.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
     assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).as("time until the waiter got the lock")
@@ -117,7 +99,7 @@ class SessionTest {
     assertThat(holder.client().inspect(name)).get().extracting(i -> i.token()).isEqualTo(held.token());
 
     // The last waiter watches the doomed one's node; its deletion must move the watch on.
-    killSession(doomed.backend());
+    ZkServers.killSession(server.getConnectString(), doomed.backend());
     held.close();
 
     long lastToken = lastWait.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
@@ -158,7 +140,10 @@ class SessionTest {
     Lease held = crashed.client().lock(name).acquire(PATIENCE);
 
     long crashedAt = System.nanoTime();
-    crashed.backend().abandon();
+    // Through the client, as a crash test would: the engine abandons its backend (no close request,
+    // so the server keeps the session and its node), instead of closing it.
+    ((Abandonable) crashed.client()).abandon();
+    assertThat(crashed.backend().session().isClosed()).as("the backend's connection is dropped").isTrue();
     assertThat(other.client().lock(name).tryAcquire()).as("right after the crash, which released nothing").isEmpty();
     try (Lease next = other.client().lock(name).acquire(PATIENCE)) {
       assertThat(Duration.ofNanos(System.nanoTime() - crashedAt)).as("time until the session timed out")

@@ -8,9 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 
 /**
  * Real ZooKeeper servers for tests (curator-test, in this JVM). A short tick lets tests ask for
@@ -59,6 +63,27 @@ final class ZkServers {
         b.append(line).append('\n');
       }
       return b.toString();
+    }
+  }
+
+  /**
+   * Ends a backend's session at the server, as an expiry does: a second connection joins the
+   * session with its id and password and closes it, so the server deletes its ephemeral nodes now.
+   */
+  static void killSession(String connectString, ZooKeeperBackend backend) throws Exception {
+    ZooKeeper victim = backend.session().zk();
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper killer = new ZooKeeper(connectString, 5000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    }, victim.getSessionId(), victim.getSessionPasswd());
+    try {
+      if (!connected.await(20, TimeUnit.SECONDS)) {
+        throw new AssertionError("could not join session " + victim.getSessionId() + " on " + connectString);
+      }
+    } finally {
+      killer.close();
     }
   }
 }

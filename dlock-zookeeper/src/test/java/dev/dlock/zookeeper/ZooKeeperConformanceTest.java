@@ -2,13 +2,19 @@ package dev.dlock.zookeeper;
 
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
+import dev.dlock.testkit.FairLockConformanceSuite;
+import dev.dlock.testkit.ReadWriteLockConformanceSuite;
+import dev.dlock.testkit.SemaphoreConformanceSuite;
 import dev.dlock.testkit.SessionLockConformanceSuite;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 
 /**
- * The conformance suite on a real ZooKeeper server, each client opened by URL with its own session.
+ * Every conformance suite on one real ZooKeeper server, each client opened by URL with its own
+ * session: exclusive, fair, read-write and semaphore. Each kind has its own directory, so the
+ * suites do not meet even where their lock names would.
  *
  * <p>Why {@link SessionLockConformanceSuite} and not the full suite: in ZooKeeper the session is
  * the lease. A grant is an ephemeral node that the server keeps exactly as long as its holder's
@@ -21,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
  * in {@link SessionTest}. Releases are notified (the predecessor watch), so the wake-up cases run
  * with polling turned off.
  */
-class ZooKeeperConformanceTest extends SessionLockConformanceSuite {
+class ZooKeeperConformanceTest {
   private static TestingServer server;
 
   @BeforeAll
@@ -34,8 +40,39 @@ class ZooKeeperConformanceTest extends SessionLockConformanceSuite {
     server.close();
   }
 
-  @Override
-  protected LockClientBuilder newClientBuilder() {
+  private static LockClientBuilder builder() {
     return LockClient.builder().url(ZkServers.url(server.getConnectString(), "sessionTimeout=5s"));
+  }
+
+  @Nested
+  class Exclusive extends SessionLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder();
+    }
+  }
+
+  @Nested
+  class Fair extends FairLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder();
+    }
+  }
+
+  @Nested
+  class ReadWrite extends ReadWriteLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder();
+    }
+  }
+
+  @Nested
+  class Semaphore extends SemaphoreConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder();
+    }
   }
 }

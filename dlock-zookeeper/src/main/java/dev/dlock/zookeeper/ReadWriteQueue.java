@@ -1,0 +1,105 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockKind;
+import dev.dlock.spi.LockRequest;
+import java.time.Duration;
+import java.util.List;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The S13 read-write lock, improved version. Readers and writers of a name queue in one container
+ * directory, each node named with its side. A reader holds when no writer ranks ahead of it, else
+ * it watches the last writer ahead; a writer holds when it ranks first, else it watches the node
+ * just ahead. Why no watch on the directory's children: such a watch fires for every waiter on
+ * every change (the herd); with these exists watches a writer's release wakes exactly the readers
+ * queued before the next writer, and a queued writer wakes when the node ahead of it goes. A
+ * downgraded reader carries its writer's sequence and ranks right behind that writer, so a writer
+ * queued behind the holder also waits for the downgraded reader, while the reader itself is granted
+ * at once beside its own writer. Tokens: every grant's node was made after those of all grants
+ * before it that it excludes, so its czxid orders it; readers granted together may get theirs out
+ * of grant order, which no writer can observe.
+ */
+final class ReadWriteQueue {
+  private final ZooKeeperBackend backend;
+
+  ReadWriteQueue(ZooKeeperBackend backend) {
+    this.backend = backend;
+  }
+
+  /** The held write grant a READ request downgrades from, or null for a plain reader or a writer. */
+  Contender writerOf(LockRequest r) {
+    Contender w = r.kind() == LockKind.READ && r.writer() != null ? backend.contender(r.writer()) : null;
+    return w != null && w.kind == LockKind.WRITE && w.granted && !w.lost && w.name.equals(r.name())
+        && w.node != null ? w : null;
+  }
+
+  /** The side a node gets: {@code W}, {@code R}, or {@code D<seq>} beside the held write {@code w}. */
+  static String side(LockRequest r, Contender w) {
+    if (r.kind() == LockKind.WRITE) {
+      return "W";
+    }
+    return w == null ? "R" : "D" + Nodes.seq(Nodes.child(w.node));
+  }
+
+  /** Creates the node if needed, then grants, or watches the one node it waits for. */
+  Attempt queue(Contender c, boolean willWait) {
+    ZkSession session = backend.session();
+    while (true) {
+      if (c.node == null || c.sessionId != session.sessionId()) {
+        c.node = null; // a node of an ended session is gone with it
+        backend.enter(c);
+      }
+      List<String> queue = Nodes.rwQueue(
+          backend.children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
+      String mine = Nodes.child(c.node);
+      int i = queue.indexOf(mine);
+      if (i < 0) {
+        c.node = null; // deleted from outside, or its session ended meanwhile: queue again
+        continue;
+      }
+      String ahead = blocker(c, queue, i, Nodes.side(mine));
+      if (ahead == null) {
+        // Twice the czxid, and one more for a downgrade: a downgraded reader's token then lies
+        // between its writer's and that of any node made later, such as a writer queued behind.
+        c.token = c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.token;
+        c.granted = true;
+        return Attempt.granted(c.token);
+      }
+      String holder = Nodes.rwOwnerOf(queue.get(0));
+      if (!willWait) {
+        return Attempt.held(Duration.ZERO, holder);
+      }
+      String path = c.dir + "/" + ahead;
+      Stat s = session.call("watch " + path, zk -> zk.exists(path, c.watcher));
+      if (s != null) {
+        return Attempt.held(session.sessionTimeout(), holder);
+      }
+      // The node ahead left between the listing and the watch: look again.
+    }
+  }
+
+  /** The node that {@code queue.get(i)} waits for, or null if it may hold now. */
+  private static String blocker(Contender c, List<String> queue, int i, String side) {
+    if (side.equals("W")) {
+      return i == 0 ? null : queue.get(i - 1);
+    }
+    if (side.startsWith("D")) {
+      String writerSeq = side.substring(1);
+      for (String n : queue) {
+        if (Nodes.side(n).equals("W") && Nodes.seq(n).equals(writerSeq)) {
+          return null; // its own writer holds: the downgrade is granted beside it
+        }
+      }
+      throw new IllegalStateException(String.format(
+          "read lock '%s' for %s downgrades from a write lock (node sequence %s) that is no longer held",
+          c.name, c.owner, writerSeq));
+    }
+    for (int j = i - 1; j >= 0; j--) {
+      if (Nodes.side(queue.get(j)).equals("W")) {
+        return queue.get(j);
+      }
+    }
+    return null;
+  }
+}

@@ -1,0 +1,150 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.spi.Attempt;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * A semaphore of n permits: each contender's ephemeral sequential node queues in the name's
+ * container directory, whose data is n; the first n nodes hold permits, so a crashed holder's
+ * permit comes back when its session ends. Why the first waiter watches all n holders while later
+ * waiters watch only their predecessor: the deletion of any of the n nodes ahead frees the first
+ * waiter's permit, so a single watch on one of them (say the node n places ahead) would strand it
+ * when another holder leaves. With this rule a release wakes the first waiter only; once granted
+ * with nodes behind it, a contender touches its own node (a setData), which wakes its successor,
+ * now perhaps the first waiter, to watch the holders in turn; a successor that finds its
+ * predecessor already touched when it sets its watch looks again. So a release wakes at most two
+ * clients whatever the queue length, and only one for n = 1, where the predecessor is the one
+ * holder and no touch is needed. An uncontended grant, with nobody behind, stays two round trips.
+ */
+final class SemaphoreQueue {
+  private final ZooKeeperBackend backend;
+
+  SemaphoreQueue(ZooKeeperBackend backend) {
+    this.backend = backend;
+  }
+
+  /** Creates the node if needed, then grants, or watches the nodes whose deletion may let it in. */
+  Attempt queue(Contender c, boolean willWait) {
+    ZkSession session = backend.session();
+    int n = c.permits;
+    while (true) {
+      if (c.node == null || c.sessionId != session.sessionId()) {
+        c.node = null; // a node of an ended session is gone with it
+        backend.enter(c);
+      }
+      Listing l = list(c);
+      if (l.permits > 0 && l.permits != n) {
+        backend.leave(c);
+        c.node = null;
+        throw new IllegalArgumentException(String.format(
+            "semaphore '%s' has %d permits, not %d: every client must ask for the same permits",
+            c.name, l.permits, n));
+      }
+      List<String> queue = Nodes.queue(l.children);
+      int i = queue.indexOf(Nodes.child(c.node));
+      if (i < 0) {
+        c.node = null; // deleted from outside, or its session ended meanwhile: queue again
+        continue;
+      }
+      if (i < n) {
+        c.granted = true;
+        if (n > 1 && i + 1 < queue.size()) {
+          touch(c); // the node behind may be a waiter watching only this one
+        }
+        return Attempt.granted(c.token);
+      }
+      String holder = Nodes.ownerOf(queue.get(0));
+      if (!willWait) {
+        return Attempt.held(Duration.ZERO, holder);
+      }
+      boolean first = i == n;
+      if (watch(c, first ? queue.subList(0, n) : List.of(queue.get(i - 1)), !first)) {
+        return Attempt.held(session.sessionTimeout(), holder);
+      }
+      // A node left between the listing and the watch: look again.
+    }
+  }
+
+  private record Listing(List<String> children, int permits) {}
+
+  /** The directory's children and its permit count (0 if unknown), in one round trip. */
+  private Listing list(Contender c) {
+    return backend.session().call("list the queue of semaphore '" + c.name + "'", zk -> {
+      List<OpResult> rs;
+      try {
+        rs = zk.multi(List.of(Op.getChildren(c.dir), Op.getData(c.dir)));
+      } catch (KeeperException.NoNodeException e) {
+        return new Listing(List.of(), 0);
+      }
+      if (!(rs.get(0) instanceof OpResult.GetChildrenResult kids)) {
+        return new Listing(List.of(), 0);
+      }
+      int permits = 0;
+      if (rs.get(1) instanceof OpResult.GetDataResult data && data.getData() != null) {
+        try {
+          permits = Integer.parseInt(new String(data.getData(), StandardCharsets.UTF_8).trim());
+        } catch (NumberFormatException e) {
+          permits = 0; // not written by dlock: nothing to compare with
+        }
+      }
+      return new Listing(kids.getChildren(), permits);
+    });
+  }
+
+  /**
+   * Sets the contender's watcher on each node; false if one of them is gone already, or, for a
+   * predecessor ({@code untouched}), if it was granted and touched since the listing, which this
+   * watch would then have missed.
+   */
+  private boolean watch(Contender c, List<String> children, boolean untouched) {
+    return backend.session().call("watch the holders of semaphore '" + c.name + "'", zk -> {
+      // Sent together and answered in order: one round trip however many permits.
+      int n = children.size();
+      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(n);
+      CountDownLatch answered = new CountDownLatch(n);
+      for (int k = 0; k < n; k++) {
+        int slot = k;
+        zk.exists(c.dir + "/" + children.get(k), c.watcher, (rc, path, ctx, stat) -> {
+          answers.set(slot, rc == KeeperException.Code.OK.intValue() ? stat
+              : KeeperException.create(KeeperException.Code.get(rc), path));
+          answered.countDown();
+        }, null);
+      }
+      answered.await();
+      boolean all = true;
+      for (int k = 0; k < n; k++) {
+        Object a = answers.get(k);
+        if (a instanceof KeeperException.NoNodeException) {
+          all = false;
+        } else if (a instanceof KeeperException e) {
+          throw e;
+        } else if (untouched && ((Stat) a).getVersion() > 0) {
+          all = false;
+        }
+      }
+      return all;
+    });
+  }
+
+  /** Wakes the waiter behind a newly granted one, which watches this node, by changing its data. */
+  private void touch(Contender c) {
+    String node = c.node;
+    byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
+    backend.session().call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
+      try {
+        zk.setData(node, data, -1);
+      } catch (KeeperException.NoNodeException e) {
+        // Its session ended: the deletion woke the successor instead.
+      }
+      return null;
+    });
+  }
+}

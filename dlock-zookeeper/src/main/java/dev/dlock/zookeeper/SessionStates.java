@@ -1,0 +1,110 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.spi.BackendContext;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
+
+/**
+ * What the connection's state changes mean for one backend's grants and waiters, of every kind.
+ * Why here and not in the recipes: in ZooKeeper the session is the lease, so a grant ends with
+ * its session whatever the kind; the recipes only track which session made each node. SUSPENDED
+ * makes the leases uncertain and starts a timer that reports them lost once the session may have
+ * expired; LOST, or a reconnect on a new session, reports them lost at once; waiters are woken to
+ * queue again on the new session.
+ */
+final class SessionStates {
+  private final ZkSession session;
+  private final Map<String, Contender> contenders;
+  /** Bumped on every connection state change, so a pending suspension timer can tell it is stale. */
+  private final AtomicLong epoch = new AtomicLong();
+  private volatile BackendContext context;
+
+  SessionStates(ZkSession session, Map<String, Contender> contenders) {
+    this.session = session;
+    this.contenders = contenders;
+  }
+
+  void start(BackendContext context) {
+    this.context = context;
+    session.addListener(this::stateChanged);
+  }
+
+  private void stateChanged(CuratorFramework client, ConnectionState state) {
+    switch (state) {
+      case SUSPENDED -> suspended();
+      case CONNECTED, RECONNECTED -> reconnected();
+      case LOST -> {
+        epoch.incrementAndGet();
+        endSession(0, "the ZooKeeper session of " + session.url.redacted() + " expired or was lost");
+      }
+      default -> { }
+    }
+  }
+
+  /**
+   * The lease becomes uncertain: the server expires the session a session timeout after it last
+   * heard from this client. The client hears from the server at least every two thirds of the
+   * timeout before it suspends (ZooKeeper's read timeout), so the last contact was no earlier than
+   * that, or than the last call of ours that was answered. A tenth of the timeout is kept back
+   * for the delay of the event itself.
+   */
+  private void suspended() {
+    long mine = epoch.incrementAndGet();
+    long now = System.nanoTime();
+    long timeout = session.sessionTimeout().toNanos();
+    long lastContact = Math.max(session.lastContact(), now - timeout * 2 / 3);
+    long delay = Math.max(0, lastContact + timeout - timeout / 10 - now);
+    long sid = session.sessionId();
+    CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
+      if (epoch.get() == mine && !session.connected()) {
+        endSession(sid, String.format("the connection to %s was suspended for longer than the session"
+            + " timeout (%d ms) allows, counted from the last contact: the session may have expired",
+            session.url.redacted(), session.sessionTimeout().toMillis()));
+      }
+    });
+  }
+
+  private void reconnected() {
+    epoch.incrementAndGet();
+    long sid = session.sessionId();
+    Set<Long> ended = new HashSet<>();
+    for (Contender c : contenders.values()) {
+      if (c.node != null && c.sessionId != sid) {
+        ended.add(c.sessionId);
+      }
+    }
+    for (long old : ended) {
+      endSession(old, "the ZooKeeper session of " + session.url.redacted() + " expired; a new one began");
+    }
+  }
+
+  /**
+   * Reports the grants of session {@code sid} (of every session, for 0) lost, and wakes the
+   * waiters so they queue again on the next session.
+   */
+  private void endSession(long sid, String reason) {
+    BackendContext ctx = context;
+    if (ctx == null) {
+      return;
+    }
+    for (Contender c : contenders.values()) {
+      if (sid != 0 && c.sessionId != sid) {
+        continue;
+      }
+      if (c.granted) {
+        if (!c.lost) {
+          c.lost = true;
+          ctx.lost(c.grant(), reason);
+        }
+      } else {
+        ctx.released(c.name);
+      }
+    }
+  }
+}
