@@ -312,7 +312,9 @@ abstract class Dialect {
 
   final PreparedStatement prepare(Connection c, String statement) throws SQLException {
     PreparedStatement ps = c.prepareStatement(statement);
-    ps.setQueryTimeout(timeoutSeconds);
+    if (timeoutSeconds > 0) {
+      ps.setQueryTimeout(timeoutSeconds);
+    }
     return ps;
   }
 

@@ -51,6 +51,8 @@ final class LeaseBackend implements LockBackend {
   /**
    * @param describeFromDatabase true to describe the backend by the URL the database reports
    *                             (for a DataSource), false when {@code db} is described by its URL
+   * @param queryTimeout         bounds each statement on the client; zero when the server's own
+   *                             statement timeout does
    * @param listenOpener         opens the unpooled connection PostgreSQL's LISTEN lives on
    * @param pool                 closed with this backend when the backend created it, else null
    */
@@ -60,7 +62,8 @@ final class LeaseBackend implements LockBackend {
     this.describeFromDatabase = describeFromDatabase;
     this.table = table;
     this.createTable = createTable;
-    this.timeoutSeconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, queryTimeout.toSeconds()));
+    this.timeoutSeconds = queryTimeout.isZero()
+        ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE, queryTimeout.toSeconds()));
     this.listenOpener = listenOpener;
     this.pool = pool;
   }

@@ -1,0 +1,53 @@
+package dev.dlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.LockClient;
+import dev.dlock.LockException;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A pool dlock makes for a PostgreSQL URL bounds its statements by the server's statement_timeout
+ * rather than a client timer: a grant stuck behind another transaction's row lock is cut off.
+ */
+class PostgresTimeoutTest {
+  private static PostgresServer server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = PostgresServer.start();
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void aStatementStuckOnARowLockIsCutOffByTheServer() throws Exception {
+    try (LockClient client = LockClient.builder().backend(JdbcLockBackend.builder().url(server.url())
+            .queryTimeout(Duration.ofSeconds(1)).build()).build();
+        Connection blocker = DriverManager.getConnection(server.url())) {
+      client.lock("stuck").tryAcquire().orElseThrow().close(); // the row exists now
+      blocker.setAutoCommit(false);
+      try (PreparedStatement ps = blocker.prepareStatement(
+          "SELECT name FROM dlock_locks WHERE name = 'stuck' FOR UPDATE")) {
+        ps.executeQuery().close();
+      }
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> client.lock("stuck").tryAcquire())
+          .isInstanceOf(LockException.class).hasMessageContaining("statement timeout");
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isGreaterThanOrEqualTo(Duration.ofMillis(900)).isLessThan(Duration.ofSeconds(5));
+      blocker.rollback();
+      assertThat(client.lock("stuck").tryAcquire()).hasValueSatisfying(l -> l.close());
+    }
+  }
+}
