@@ -23,25 +23,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Keys, command counts and bad input, on a real redis-server. */
 class RedisBackendTest {
-  private static RedisTestServer server;
+  @RegisterExtension
+  static final RedisTestServer server = RedisTestServer.perClass();
   private final List<LockClient> clients = new ArrayList<>();
-
-  @BeforeAll
-  static void startServer() {
-    server = RedisTestServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void closeClients() {

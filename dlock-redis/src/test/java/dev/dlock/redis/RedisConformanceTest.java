@@ -6,26 +6,16 @@ import dev.dlock.testkit.FairLockConformanceSuite;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every conformance suite on one real redis-server, each client opened by URL with its own
  * connections; each suite under a key prefix of its own.
  */
 class RedisConformanceTest {
-  private static RedisTestServer server;
-
-  @BeforeAll
-  static void startServer() {
-    server = RedisTestServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final RedisTestServer server = RedisTestServer.perClass();
 
   private static LockClientBuilder builder(String prefix) {
     return LockClient.builder().url(server.url() + "?prefix=" + prefix + ":");

@@ -18,26 +18,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The fair lock's queue order, its crashed and frozen waiters, and its cost, on a real redis-server. */
 class RedisFairLockTest {
-  private static RedisTestServer server;
+  @RegisterExtension
+  static final RedisTestServer server = RedisTestServer.perClass();
   private final List<LockClient> clients = new ArrayList<>();
   private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @BeforeAll
-  static void startServer() {
-    server = RedisTestServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void cleanUp() {

@@ -13,23 +13,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** What the fair, read-write and semaphore kinds share: their keys and their renewal. */
 class RedisKindsTest {
-  private static RedisTestServer server;
-
-  @BeforeAll
-  static void startServer() {
-    server = RedisTestServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final RedisTestServer server = RedisTestServer.perClass();
 
   @Test
   void everyKeyOfEveryKindOfANameHashesToOneSlotUnderThePrefix() {

@@ -16,27 +16,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Permits of a crashed holder, who a returned permit wakes, and the cost, on a real redis-server. */
 class RedisSemaphoreTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
-  private static RedisTestServer server;
+  @RegisterExtension
+  static final RedisTestServer server = RedisTestServer.perClass();
   private final List<LockClient> clients = new ArrayList<>();
   private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @BeforeAll
-  static void startServer() {
-    server = RedisTestServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void cleanUp() {

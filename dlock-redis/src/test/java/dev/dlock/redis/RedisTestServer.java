@@ -11,15 +11,19 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import redis.embedded.RedisServer;
 import redis.embedded.core.RedisServerBuilder;
 
 /**
  * A real redis-server on a free loopback port, without persistence, for one test class. A server
  * that cannot start fails the test: nothing here is skipped or mocked. An admin connection reads
- * INFO commandstats.
+ * INFO commandstats. Register {@link #perClass()} as a static extension to start it before the
+ * class's tests and stop it after them.
  */
-final class RedisTestServer implements AutoCloseable {
+final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
   private final int port;
   private final List<String> settings;
   private RedisServer server;
@@ -35,6 +39,30 @@ final class RedisTestServer implements AutoCloseable {
 
   static RedisTestServer start(String... extraSettings) {
     return withPassword(null, extraSettings);
+  }
+
+  /** A server that a test class's {@code @RegisterExtension} starts and stops. */
+  static RedisTestServer perClass() {
+    return new RedisTestServer(freePort(), new ArrayList<>(List.of("save \"\"", "appendonly no")), null);
+  }
+
+  // Nested test classes see the extension again; the class that started the server stops it.
+  private String startedBy;
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    if (startedBy == null) {
+      startedBy = context.getUniqueId();
+      startServer();
+    }
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws IOException {
+    if (context.getUniqueId().equals(startedBy)) {
+      startedBy = null;
+      close();
+    }
   }
 
   /** With {@code adminPassword} for the default user when the settings require one. */
