@@ -95,7 +95,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   static RedisBackend open(RedisUrl url, Duration waiterTimeout) {
     ClientResources resources = DefaultClientResources.builder()
         .ioThreadPoolSize(2)
-        .computationThreadPoolSize(1)
+        .computationThreadPoolSize(2) // Lettuce's minimum
         // Back within a second of the server: the default backs off up to 30 s.
         .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
             TimeUnit.MILLISECONDS))
