@@ -108,7 +108,8 @@ final class Engine implements LockClient, Abandonable {
       throw new IllegalArgumentException("permits must be positive: " + permits);
     }
     supports(name, LockKind.PERMIT);
-    return new SemaphoreView(this, Spec.of(name, LockKind.PERMIT, permits, leaseTime, true));
+    return new SemaphoreView(new LockView(this, Spec.of(name, LockKind.PERMIT, permits, leaseTime, true)),
+        permits);
   }
 
   private LockView view(String name, LockKind kind) {

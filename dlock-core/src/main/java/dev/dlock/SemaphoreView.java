@@ -3,49 +3,52 @@ package dev.dlock;
 import java.time.Duration;
 import java.util.Optional;
 
-/** A {@link DistributedSemaphore}: a name and a permit count over the engine, which holds all state. */
+/**
+ * A {@link DistributedSemaphore}: the handle half of a permit-kind {@link LockView}, which already
+ * does every acquire; a semaphore adds only its permit count, and leaves out the thread-owned
+ * {@code Lock} methods that make no sense for permits.
+ */
 final class SemaphoreView implements DistributedSemaphore {
-  private final Engine engine;
-  private final Spec spec;
+  private final LockView permits;
+  private final int count;
 
-  SemaphoreView(Engine engine, Spec spec) {
-    this.engine = engine;
-    this.spec = spec;
+  SemaphoreView(LockView permits, int count) {
+    this.permits = permits;
+    this.count = count;
   }
 
   @Override
   public String name() {
-    return spec.name();
+    return permits.name();
   }
 
   @Override
   public int permits() {
-    return spec.permits();
+    return count;
   }
 
   @Override
   public Lease acquire() throws InterruptedException {
-    return new LeaseHandle(engine.acquireOrThrow(spec, -1));
+    return permits.acquire();
   }
 
   @Override
   public Lease acquire(Duration maxWait) throws InterruptedException {
-    return new LeaseHandle(engine.acquireOrThrow(spec, Args.maxWait(maxWait).toNanos()));
+    return permits.acquire(maxWait);
   }
 
   @Override
   public Optional<Lease> tryAcquire() {
-    return Optional.ofNullable(engine.tryNow(spec)).map(LeaseHandle::new);
+    return permits.tryAcquire();
   }
 
   @Override
   public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
-    return Optional.ofNullable(engine.acquireOrNull(spec, Args.maxWait(maxWait).toNanos()))
-        .map(LeaseHandle::new);
+    return permits.tryAcquire(maxWait);
   }
 
   @Override
   public String toString() {
-    return "DistributedSemaphore[" + spec.name() + ", " + spec.permits() + " permits, " + engine + "]";
+    return "DistributedSemaphore[" + name() + ", " + count + " permits]";
   }
 }

@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,12 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisBackendTest {
   @RegisterExtension
   static final RedisTestServer server = RedisTestServer.perClass();
-  private final List<LockClient> clients = new ArrayList<>();
-
-  @AfterEach
-  void closeClients() {
-    clients.forEach(LockClient::close);
-  }
+  @RegisterExtension
+  final TestClients clients = new TestClients();
 
   private LockClient client(String query, Counter counter, Duration lease) {
     LockClient c = LockClient.builder().url(server.url() + query).listener(counter).leaseTime(lease).build();

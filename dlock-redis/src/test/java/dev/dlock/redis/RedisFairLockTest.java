@@ -15,10 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,14 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisFairLockTest {
   @RegisterExtension
   static final RedisTestServer server = RedisTestServer.perClass();
-  private final List<LockClient> clients = new ArrayList<>();
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void cleanUp() {
-    clients.forEach(LockClient::close);
-    threads.shutdownNow();
-  }
+  @RegisterExtension
+  final TestClients clients = new TestClients();
+  private final ExecutorService threads = clients.threads();
 
   private LockClient client(Counter counter) {
     LockClient c = LockClient.builder().url(server.url()).listener(counter).build();
@@ -79,11 +72,7 @@ class RedisFairLockTest {
     assertThat(killedEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
     Counter nextEvents = new Counter();
     DistributedLock next = client(nextEvents).fairLock(name);
-    Future<Long> nextToken = threads.submit(() -> {
-      try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
-        return lease.token();
-      }
-    });
+    Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
     assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
     ((Abandonable) killed).abandon();
     server.awaitNoListener(killed.id(), Duration.ofSeconds(5));
@@ -110,11 +99,7 @@ class RedisFairLockTest {
           Duration.ofSeconds(30), true, null)).isGranted()).isFalse();
       Counter nextEvents = new Counter();
       DistributedLock next = client(nextEvents).fairLock(name);
-      Future<Long> nextToken = threads.submit(() -> {
-        try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
-          return lease.token();
-        }
-      });
+      Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
       assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
       held.close();
       assertThat(told.nextWakeUp(Duration.ofSeconds(5))).as("the head of the queue is told").isEqualTo(name);

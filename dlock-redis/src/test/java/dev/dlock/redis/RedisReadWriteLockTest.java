@@ -13,10 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,14 +23,9 @@ class RedisReadWriteLockTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   @RegisterExtension
   static final RedisTestServer server = RedisTestServer.perClass();
-  private final List<LockClient> clients = new ArrayList<>();
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void cleanUp() {
-    clients.forEach(LockClient::close);
-    threads.shutdownNow();
-  }
+  @RegisterExtension
+  final TestClients clients = new TestClients();
+  private final ExecutorService threads = clients.threads();
 
   /** A client that never polls faster than the backend's hint, so wake-ups are what moves it. */
   private LockClient client(Counter counter) {
@@ -66,19 +59,11 @@ class RedisReadWriteLockTest {
     }
     Counter writerEvents = new Counter();
     DistributedLock write = client(writerEvents).readWriteLock(name).writeLock();
-    Future<Long> written = threads.submit(() -> {
-      try (Lease lease = write.acquire(WAIT)) {
-        return lease.token();
-      }
-    });
+    Future<Long> written = clients.tokenOf(write, WAIT);
     assertThat(writerEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
     Counter lateEvents = new Counter();
     DistributedLock lateRead = client(lateEvents).readWriteLock(name).readLock();
-    Future<Long> lateToken = threads.submit(() -> {
-      try (Lease lease = lateRead.acquire(WAIT)) {
-        return lease.token();
-      }
-    });
+    Future<Long> lateToken = clients.tokenOf(lateRead, WAIT);
     assertThat(lateEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
 
     Map<String, Long> before = server.commandCalls();
@@ -114,11 +99,7 @@ class RedisReadWriteLockTest {
     Lease write = mine.writeLock().acquire();
     Counter writerEvents = new Counter();
     DistributedLock other = client(writerEvents).readWriteLock(name).writeLock();
-    Future<Long> written = threads.submit(() -> {
-      try (Lease lease = other.acquire(WAIT)) {
-        return lease.token();
-      }
-    });
+    Future<Long> written = clients.tokenOf(other, WAIT);
     assertThat(writerEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
     Lease read = mine.readLock().tryAcquire().orElseThrow(
         () -> new AssertionError("the writer's own read was refused behind the queued writer"));
@@ -151,11 +132,7 @@ class RedisReadWriteLockTest {
     assertThat(writerEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
     Counter lateEvents = new Counter();
     DistributedLock lateRead = client(lateEvents).readWriteLock(name).readLock();
-    Future<Long> lateToken = threads.submit(() -> {
-      try (Lease lease = lateRead.acquire(WAIT)) {
-        return lease.token();
-      }
-    });
+    Future<Long> lateToken = clients.tokenOf(lateRead, WAIT);
     assertThat(lateEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
     gaveUp.cancel(true);
     assertThat(giveUp.await(10, TimeUnit.SECONDS)).isTrue();

@@ -13,10 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,14 +23,9 @@ class RedisSemaphoreTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   @RegisterExtension
   static final RedisTestServer server = RedisTestServer.perClass();
-  private final List<LockClient> clients = new ArrayList<>();
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void cleanUp() {
-    clients.forEach(LockClient::close);
-    threads.shutdownNow();
-  }
+  @RegisterExtension
+  final TestClients clients = new TestClients();
+  private final ExecutorService threads = clients.threads();
 
   private LockClient client(Counter counter, Duration lease) {
     LockClient c = LockClient.builder().url(server.url()).listener(counter).leaseTime(lease)

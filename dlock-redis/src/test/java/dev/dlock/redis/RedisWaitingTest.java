@@ -15,10 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -26,14 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class RedisWaitingTest {
   @RegisterExtension
   static final RedisTestServer server = RedisTestServer.perClass();
-  private final List<LockClient> clients = new ArrayList<>();
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @AfterEach
-  void cleanUp() {
-    clients.forEach(LockClient::close);
-    threads.shutdownNow();
-  }
+  @RegisterExtension
+  final TestClients clients = new TestClients();
+  private final ExecutorService threads = clients.threads();
 
   private LockClient client(Counter counter) {
     LockClient c = LockClient.builder().url(server.url()).listener(counter).build();
@@ -56,11 +49,7 @@ class RedisWaitingTest {
       counters.add(counter);
       DistributedLock lock = client(counter).lock(name);
       for (int t = 0; t < threadsPerClient; t++) {
-        tokens.add(threads.submit(() -> {
-          try (Lease lease = lock.acquire(Duration.ofSeconds(60))) {
-            return lease.token();
-          }
-        }));
+        tokens.add(clients.tokenOf(lock, Duration.ofSeconds(60)));
       }
     }
     for (Counter c : counters) {
@@ -129,11 +118,7 @@ class RedisWaitingTest {
     assertThat(killedEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
     Counter nextEvents = new Counter();
     DistributedLock next = client(nextEvents).lock(name);
-    Future<Long> nextToken = threads.submit(() -> {
-      try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
-        return lease.token();
-      }
-    });
+    Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
     assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
     ((Abandonable) killed).abandon();
     server.awaitNoListener(killed.id(), Duration.ofSeconds(5));
@@ -155,11 +140,7 @@ class RedisWaitingTest {
     assertThat(killed.tryAcquire(name, "killed-client:1", Duration.ofSeconds(30), true).isGranted()).isFalse();
     Counter nextEvents = new Counter();
     DistributedLock next = client(nextEvents).lock(name);
-    Future<Long> nextToken = threads.submit(() -> {
-      try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
-        return lease.token();
-      }
-    });
+    Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
     assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
     assertThat(server.admin().sync().zcard("dlock:{" + name + "}:queue")).isEqualTo(2);
     killed.abandon();
@@ -186,11 +167,7 @@ class RedisWaitingTest {
       assertThat(a.isGranted()).isFalse();
       Counter nextEvents = new Counter();
       DistributedLock next = client(nextEvents).lock(name);
-      Future<Long> nextToken = threads.submit(() -> {
-        try (Lease lease = next.acquire(Duration.ofSeconds(60))) {
-          return lease.token();
-        }
-      });
+      Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
       assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
       long start = System.nanoTime();
       held.close();
