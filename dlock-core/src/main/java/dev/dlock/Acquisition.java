@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One acquire call, followed through: reentry by the holding thread costs nothing; otherwise the
- * thread passes the name's gate (one competitor per name and client), asks the backend, and on
+ * thread passes the name's gate (one competitor per name and client), or takes the grant a local
+ * releaser handed it while it queued there, asks the backend, and on
  * "held" sleeps until a release notification, the backend's retry hint capped by maxPollInterval,
  * or its deadline. A wait that ends without a grant cancels its place at the backend, so nothing
  * is left behind for a thread that timed out or was interrupted.
@@ -59,8 +60,14 @@ final class Acquisition {
       if (h != null) {
         return h;
       }
-      if (!passGate(st)) {
+      NameState.Handed pass = passGate(st);
+      if (pass == null) {
         return null;
+      }
+      if (pass != NameState.GATE) {
+        h = install(st, pass.grant().owner(), pass.attempt(), pass.sentAt());
+        keepRef = true;
+        return h;
       }
       try {
         engine.checkOpen(name);
@@ -68,7 +75,7 @@ final class Acquisition {
         keepRef = h != null;
         return h;
       } finally {
-        st.gate.release();
+        st.leaveGate();
       }
     } finally {
       if (!keepRef) {
@@ -113,15 +120,13 @@ final class Acquisition {
     return st == null ? null : st.heldBy(Thread.currentThread());
   }
 
-  private boolean passGate(NameState st) throws InterruptedException {
-    if (timeoutNanos == 0) {
-      return st.gate.tryAcquire();
+  /** The gate ({@link NameState#GATE}), a grant handed on by a local releaser, or null: timed out. */
+  private NameState.Handed passGate(NameState st) throws InterruptedException {
+    NameState.Handed pass = st.enterGate(spec, 0, null);
+    if (pass != null || timeoutNanos == 0) {
+      return pass;
     }
-    if (st.enterGate(0)) {
-      return true;
-    }
-    markWaited();
-    return st.enterGate(remaining());
+    return st.enterGate(spec, remaining(), this::markWaited);
   }
 
   private Hold compete(NameState st) throws InterruptedException {
@@ -152,6 +157,7 @@ final class Acquisition {
         first = false;
         if (a.isGranted()) {
           granted = true;
+          st.resetStreak();
           return install(st, owner, a, sentAt);
         }
         askedBackend = true;
@@ -193,7 +199,7 @@ final class Acquisition {
 
   private Hold install(NameState st, String owner, Attempt a, long sentAt) {
     long validity = Engine.saturatedNanos(a.validity().orElse(lease));
-    Hold h = new Hold(engine, st, new Grant(name, owner, a.token(), spec.kind()), spec.renew(), sentAt,
+    Hold h = new Hold(engine, st, new Grant(name, owner, a.token(), spec.kind()), spec, sentAt,
         sentAt + validity);
     st.install(h);
     engine.track(h);

@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
@@ -41,6 +42,7 @@ final class Engine implements LockClient, Abandonable {
   private final ScheduledThreadPoolExecutor scheduler;
   private final Renewer renewer;
   private final AtomicBoolean shutdown = new AtomicBoolean();
+  private final boolean handsOff;
   private volatile boolean closed;
   private volatile boolean abandoned;
 
@@ -61,6 +63,7 @@ final class Engine implements LockClient, Abandonable {
     try {
       backend.start(new Context());
       this.maxNameLength = backend.maxNameLength();
+      this.handsOff = backend.handsOff();
     } catch (RuntimeException e) {
       scheduler.shutdownNow();
       closeQuietly(backend);
@@ -237,7 +240,9 @@ final class Engine implements LockClient, Abandonable {
     LeaseLostException loss = h.loss();
     boolean released;
     try {
-      released = call(h.name(), "release", () -> backend.release(h.grant));
+      released = loss == null && handsOff && h.grant.kind() == LockKind.EXCLUSIVE && st.reserveHandOff(h.spec)
+          ? handOff(h)
+          : releaseAtBackend(h);
     } finally {
       exit(st);
     }
@@ -256,6 +261,44 @@ final class Engine implements LockClient, Abandonable {
       h.markLost(e, true);
       throw e;
     }
+  }
+
+  private boolean releaseAtBackend(Hold h) {
+    h.state.resetStreak();
+    return call(h.name(), "release", () -> backend.release(h.grant));
+  }
+
+  /**
+   * Passes the grant to a thread of this client queued for it, as a new grant with a higher token:
+   * one backend call instead of a release, a notification and an acquire. False if the grant was no
+   * longer held.
+   */
+  private boolean handOff(Hold h) {
+    NameState st = h.state;
+    String owner = newOwner();
+    long sentAt = ticker.read();
+    Attempt a;
+    try {
+      a = call(h.name(), "hand over", () -> backend.handOff(h.grant, owner, h.spec.lease()));
+    } catch (RuntimeException e) {
+      st.cancelHandOff();
+      log.debug("dlock: handing lock '{}' over failed; releasing it instead", h.name(), e);
+      return releaseAtBackend(h); // whatever state the failure left, a release clears it
+    }
+    if (a == null) {
+      st.cancelHandOff();
+      return releaseAtBackend(h);
+    }
+    if (!a.isGranted()) {
+      st.cancelHandOff();
+      return false;
+    }
+    NameState.Handed left = st.handOver(
+        new NameState.Handed(h.spec, new Grant(h.name(), owner, a.token(), LockKind.EXCLUSIVE), a, sentAt));
+    if (left != null) {
+      releaseQuietly(left.grant()); // its taker gave up or the client closed meanwhile
+    }
+    return true;
   }
 
   // ---- loss
@@ -354,7 +397,10 @@ final class Engine implements LockClient, Abandonable {
     closed = true;
     scheduler.shutdownNow();
     for (NameState st : names.values()) {
-      st.close();
+      NameState.Handed untaken = st.close();
+      if (untaken != null && release) {
+        releaseQuietly(untaken.grant());
+      }
       for (Hold h : st.holds()) {
         if (!h.endAll()) {
           continue;

@@ -14,6 +14,7 @@ final class Hold {
   final Engine engine;
   final NameState state;
   final Grant grant;
+  final Spec spec;
   final Thread thread;
   final boolean renewed;
   final long acquiredAt;
@@ -25,12 +26,13 @@ final class Hold {
   private boolean ended;
   private LeaseLostException lostReason;
 
-  Hold(Engine engine, NameState state, Grant grant, boolean renewed, long acquiredAt, long validUntil) {
+  Hold(Engine engine, NameState state, Grant grant, Spec spec, long acquiredAt, long validUntil) {
     this.engine = engine;
     this.state = state;
     this.grant = grant;
+    this.spec = spec;
     this.thread = Thread.currentThread();
-    this.renewed = renewed;
+    this.renewed = spec.renew();
     this.acquiredAt = acquiredAt;
     this.validUntil = validUntil;
   }

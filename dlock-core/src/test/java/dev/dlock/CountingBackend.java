@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,6 +20,10 @@ class CountingBackend implements LockBackend {
   final LockBackend delegate;
   final AtomicInteger acquires = new AtomicInteger();
   final AtomicInteger releases = new AtomicInteger();
+  final AtomicInteger handOffs = new AtomicInteger();
+  final CountDownLatch firstHandOff = new CountDownLatch(1);
+  /** Releases ('r') and hand-offs ('h') in the order they were called. */
+  final StringBuffer endings = new StringBuffer();
   final List<Integer> renewBatchSizes = new CopyOnWriteArrayList<>();
 
   CountingBackend(LockBackend delegate) {
@@ -26,7 +31,7 @@ class CountingBackend implements LockBackend {
   }
 
   int calls() {
-    return acquires.get() + releases.get() + renewBatchSizes.size();
+    return acquires.get() + releases.get() + handOffs.get() + renewBatchSizes.size();
   }
 
   @Override
@@ -49,7 +54,21 @@ class CountingBackend implements LockBackend {
   @Override
   public boolean release(Grant grant) {
     releases.incrementAndGet();
+    endings.append('r');
     return delegate.release(grant);
+  }
+
+  @Override
+  public boolean handsOff() {
+    return delegate.handsOff();
+  }
+
+  @Override
+  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+    handOffs.incrementAndGet();
+    endings.append('h');
+    firstHandOff.countDown();
+    return delegate.handOff(grant, owner, leaseTime);
   }
 
   @Override

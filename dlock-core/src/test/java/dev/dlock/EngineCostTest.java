@@ -7,8 +7,10 @@ import dev.dlock.mem.MemServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** What costs a backend call: reentry costs none, renewal batches, bad input never reaches it. */
@@ -34,6 +36,84 @@ class EngineCostTest {
       assertThat(backend.calls()).isEqualTo(afterFirst);
       lock.unlock();
       assertThat(backend.releases.get()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aReleaseHandsTheGrantToAThreadQueuedInTheClientInOneCall() throws Exception {
+    CountingBackend backend = new CountingBackend(server.newBackend());
+    CountDownLatch waiting = new CountDownLatch(2);
+    LockListener listener = new LockListener() {
+      @Override
+      public void waited(String name) {
+        waiting.countDown();
+      }
+    };
+    try (LockClient client = LockClient.builder().backend(backend).listener(listener).build()) {
+      DistributedLock lock = client.lock("job");
+      Lease first = lock.acquire();
+      List<CompletableFuture<Long>> tokens = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        CompletableFuture<Long> token = new CompletableFuture<>();
+        tokens.add(token);
+        Thread t = new Thread(() -> {
+          try {
+            long taken;
+            try (Lease l = lock.acquire(Duration.ofSeconds(10))) {
+              taken = l.token();
+            }
+            token.complete(taken); // once released, so the counts below are final
+          } catch (Throwable e) {
+            token.completeExceptionally(e);
+          }
+        });
+        t.start();
+      }
+      assertThat(waiting.await(10, TimeUnit.SECONDS)).as("both threads wait").isTrue();
+      int acquiresBefore = backend.acquires.get();
+      first.close();
+      long a = tokens.get(0).get(10, TimeUnit.SECONDS);
+      long b = tokens.get(1).get(10, TimeUnit.SECONDS);
+      // One thread competed at the backend, the other queued behind it in the client: the first
+      // release handed the grant to that one; its release then went to the backend, which woke
+      // the competing thread, whose retry was granted.
+      assertThat(backend.handOffs.get()).as("hand-offs").isEqualTo(1);
+      assertThat(backend.releases.get()).as("releases at the backend").isEqualTo(2);
+      assertThat(backend.acquires.get() - acquiresBefore).as("acquires after the first release").isEqualTo(1);
+      assertThat(Math.min(a, b)).isGreaterThan(first.token());
+      assertThat(a).isNotEqualTo(b);
+    }
+  }
+
+  @Test
+  void aClientsThreadsHandTheLockOnAtMostEightTimesInARow() throws Exception {
+    CountingBackend backend = new CountingBackend(server.newBackend());
+    try (LockClient client = LockClient.builder().backend(backend).build();
+        LockClient other = LockClient.builder().backend(server.newBackend()).build()) {
+      DistributedLock lock = client.lock("job");
+      AtomicBoolean stop = new AtomicBoolean();
+      List<Thread> hammers = new ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        Thread t = new Thread(() -> {
+          while (!stop.get()) {
+            lock.lock();
+            lock.unlock();
+          }
+        });
+        hammers.add(t);
+        t.start();
+      }
+      assertThat(backend.firstHandOff.await(10, TimeUnit.SECONDS)).as("a hand-off").isTrue();
+      try (Lease theirs = other.lock("job").acquire(Duration.ofSeconds(10))) {
+        assertThat(theirs.isValid()).as("the other client got in").isTrue();
+      } finally {
+        stop.set(true);
+        for (Thread t : hammers) {
+          t.join(10_000);
+        }
+      }
+      assertThat(backend.endings.toString()).as("releases (r) and hand-offs (h)")
+          .doesNotContain("h".repeat(9));
     }
   }
 

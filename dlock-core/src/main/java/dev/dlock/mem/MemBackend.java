@@ -132,6 +132,28 @@ final class MemBackend implements LockBackend {
   }
 
   @Override
+  public boolean handsOff() {
+    return true;
+  }
+
+  @Override
+  public Attempt handOff(Grant g, String owner, Duration leaseTime) {
+    checkOpen();
+    long now = server.ticker.read();
+    Attempt[] result = {Attempt.held(Duration.ZERO, null)};
+    server.table(g.kind()).computeIfPresent(g.name(), (k, e) -> {
+      if (live(e, g, now) != null) {
+        e.holders.remove(g.owner());
+        long token = server.tokens.incrementAndGet();
+        e.holders.put(owner, new MemEntry.Holder(g.kind(), token, now + leaseTime.toNanos()));
+        result[0] = Attempt.granted(token);
+      }
+      return e;
+    });
+    return result[0];
+  }
+
+  @Override
   public void cancel(String name, String owner) {
     long now = server.ticker.read();
     for (ConcurrentHashMap<String, MemEntry> table : server.tables()) {

@@ -143,6 +143,33 @@ public interface LockBackend extends AutoCloseable {
   default void cancel(String name, String owner) {}
 
   /**
+   * True if this backend can pass an exclusive grant straight to another owner of the same client
+   * ({@link #handOff}). False by default: the engine then releases, and the next local thread
+   * competes at the server like any other.
+   */
+  default boolean handsOff() {
+    return false;
+  }
+
+  /**
+   * Passes the exclusive grant {@code grant} to {@code owner}, another owner of this client, in
+   * one step: the lock is never free in between, and the new grant gets a new fencing token,
+   * higher than {@code grant}'s. The engine calls it on release when a thread of this client is
+   * waiting for the same lock, at most a few times in a row, so that other clients are not starved.
+   * Only called if {@link #handsOff()}.
+   *
+   * @param grant     the grant being released
+   * @param owner     the owner that takes it; it has no place in the backend's queue
+   * @param leaseTime the lease of the new grant
+   * @return the new grant; "held" if {@code grant} was no longer held; or null to decline, for
+   *         example after too many hand-offs in a row, and the engine then releases {@code grant}.
+   *         Nothing changes unless the new grant is returned.
+   */
+  default Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+    throw new UnsupportedOperationException(describe() + " does not hand off grants");
+  }
+
+  /**
    * The current grant of {@code name} by the server's account, or empty if it is free. The default
    * throws, for backends that cannot tell.
    */

@@ -1,5 +1,7 @@
 package dev.dlock.testkit;
 
+import static dev.dlock.testkit.EventRecorder.Kind.ACQUIRED;
+import static dev.dlock.testkit.EventRecorder.Kind.WAITED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.DistributedLock;
@@ -200,5 +202,40 @@ interface ContentionCases extends SuiteCase {
     } catch (TimeoutException e) {
       throw new AssertionError("the virtual threads did not all finish in time", e);
     }
+  }
+
+  /**
+   * Two more threads of the holder's client queue for its lock: one competes at the backend, the
+   * other waits behind it in the client. The release lets them in one after the other, each with a
+   * token above the one before, whether the engine hands the grant on or the backend grants anew.
+   */
+  @Test
+  default void threadsOfTheHoldersClientTakeTheLockInTurnWithRisingTokens() throws InterruptedException {
+    LockClient client = f().client();
+    String name = f().name();
+    DistributedLock lock = client.lock(name);
+    Duration patience = f().patience();
+    Guarded guarded = new Guarded(name);
+    guarded.expected = 2;
+    Lease first = take(lock);
+    guarded.lastToken = first.token();
+    List<Worker<Long>> waiters = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      waiters.add(f().start("local-waiter-" + i, () -> {
+        try (Lease l = lock.acquire(patience)) {
+          guarded.critical(l.token());
+          return l.token();
+        }
+      }));
+      f().events(client).awaitCount(WAITED, name, i + 1, patience);
+    }
+    first.close();
+    for (Worker<Long> w : waiters) {
+      assertThat(w.join(patience)).as("a waiter's token").isGreaterThan(first.token());
+    }
+    guarded.assertExact();
+    assertThat(f().events(client).count(ACQUIRED, name)).as("grants of '%s'", name).isEqualTo(3);
+    assertThat(lock.tryAcquire()).as("the lock after the last waiter's release").isPresent()
+        .hasValueSatisfying(Lease::close);
   }
 }
