@@ -25,12 +25,22 @@ final class Contender {
   volatile Watcher watcher;
   /** The node's full path once created, else null. */
   volatile String node;
-  /** The czxid of the node: the fencing token. */
+  /** The node's czxid, which orders it among every node of every lock. */
+  volatile long zxid;
+  /** The token of its grant, made from {@link #zxid} by the recipe that granted it. */
   volatile long token;
   /** The session the node belongs to; it vanishes with it. */
   volatile long sessionId;
   /** A create was sent whose answer never came: the node may exist and must be looked for. */
   volatile boolean uncertain;
+  /** The node it watches, and whether that node was the head of the queue when the watch was set. */
+  volatile String watched;
+  volatile boolean watchedIsHead;
+  /**
+   * The watched head was deleted: this contender is first now, as no node made later can rank
+   * ahead of it, so it holds without listing the queue again.
+   */
+  volatile boolean headGone;
   volatile boolean granted;
   volatile boolean lost;
   /** For a downgraded reader, the token of the write grant it sits beside; else 0. */

@@ -146,8 +146,45 @@ final class Nodes {
     return path.substring(path.lastIndexOf('/') + 1);
   }
 
+  /**
+   * Form encoding, as {@link URLEncoder} does it, with {@code .} and {@code *} escaped as well.
+   * Written out because it runs on every new contender, and the usual owner id needs only its
+   * {@code :} escaped.
+   */
   private static String encode(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace(".", "%2E").replace("*", "%2A");
+    StringBuilder out = null;
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      boolean plain = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9')
+          || ch == '-' || ch == '_';
+      if (plain && out == null) {
+        continue;
+      }
+      if (out == null) {
+        out = new StringBuilder(s.length() + 8).append(s, 0, i);
+      }
+      if (plain) {
+        out.append(ch);
+      } else if (ch == ' ') {
+        out.append('+');
+      } else if (ch < 0x80) {
+        appendHex(out, ch);
+      } else {
+        boolean pair = Character.isHighSurrogate(ch) && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1));
+        int end = pair ? i + 2 : i + 1;
+        for (byte b : s.substring(i, end).getBytes(StandardCharsets.UTF_8)) {
+          appendHex(out, b & 0xff);
+        }
+        i = end - 1;
+      }
+    }
+    return out == null ? s : out.toString();
+  }
+
+  private static void appendHex(StringBuilder out, int b) {
+    out.append('%').append(Character.toUpperCase(Character.forDigit(b >> 4, 16)))
+        .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
   }
 
   private static String decode(String s) {

@@ -5,7 +5,6 @@ import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.List;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * The S13 read-write lock, improved version. Readers and writers of a name queue in one container
@@ -48,7 +47,9 @@ final class ReadWriteQueue {
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        backend.enter(c);
+        if (backend.enter(c)) {
+          return grant(c);
+        }
       }
       List<String> queue = Nodes.rwQueue(
           backend.children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
@@ -60,23 +61,27 @@ final class ReadWriteQueue {
       }
       String ahead = blocker(c, queue, i, Nodes.side(mine));
       if (ahead == null) {
-        // Twice the czxid, and one more for a downgrade: a downgraded reader's token then lies
-        // between its writer's and that of any node made later, such as a writer queued behind.
-        c.token = c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.token;
-        c.granted = true;
-        return Attempt.granted(c.token);
+        return grant(c);
       }
       String holder = Nodes.rwOwnerOf(queue.get(0));
       if (!willWait) {
         return Attempt.held(Duration.ZERO, holder);
       }
-      String path = c.dir + "/" + ahead;
-      Stat s = session.call("watch " + path, zk -> zk.exists(path, c.watcher));
-      if (s != null) {
+      // Never taken as the head: a downgraded reader can still be queued right behind its writer,
+      // ahead of this node, so the queue is listed again after every wake-up.
+      if (backend.watch(c, ahead, false)) {
         return Attempt.held(session.sessionTimeout(), holder);
       }
       // The node ahead left between the listing and the watch: look again.
     }
+  }
+
+  private static Attempt grant(Contender c) {
+    // Twice the czxid, and one more for a downgrade: a downgraded reader's token then lies
+    // between its writer's and that of any node made later, such as a writer queued behind.
+    c.token = c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.zxid;
+    c.granted = true;
+    return Attempt.granted(c.token);
   }
 
   /** The node that {@code queue.get(i)} waits for, or null if it may hold now. */

@@ -55,6 +55,7 @@ final class SemaphoreQueue {
         continue;
       }
       if (i < n) {
+        c.token = c.zxid;
         c.granted = true;
         if (n > 1 && i + 1 < queue.size()) {
           touch(c); // the node behind may be a waiter watching only this one

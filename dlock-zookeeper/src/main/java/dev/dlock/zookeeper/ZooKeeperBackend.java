@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
@@ -35,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * The S12 exclusive lock, and the entry point of every other kind. Each contender creates an
  * ephemeral sequential node under the lock's container directory; the smallest node holds the
  * lock; a waiter watches only its predecessor, so a release (one delete) wakes exactly one client.
- * An uncontended acquire is a create (which returns the node's Stat, whose czxid is the fencing
- * token) and a getChildren. A fair lock is the same recipe in a directory of its own (it is first
+ * An uncontended acquire is one round trip, a transaction that creates the node and tells whether
+ * it is alone (see {@link #enter}); a contended one adds a getChildren and a watch. A fair lock is the same recipe in a directory of its own (it is first
  * come, first served already); the read-write lock and the semaphore decide grants and watches in
  * {@link ReadWriteQueue} and {@link SemaphoreQueue}, and share everything else here: creating a
  * node so that a lost reply cannot leak it, leaving the queue, renew and release. Why the session
@@ -46,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ZooKeeperBackend implements LockBackend, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(ZooKeeperBackend.class);
+  private static final int HAND_OFF_BITS = 4;
+  private static final int MAX_HAND_OFFS = (1 << HAND_OFF_BITS) - 1;
 
   private final ZkSession session;
   private final Nodes nodes;
@@ -140,6 +144,10 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     String name = c.name;
     String owner = c.owner;
     c.watcher = event -> {
+      if (event.getType() == Watcher.Event.EventType.NodeDeleted && c.watchedIsHead
+          && event.getPath().equals(c.watched)) {
+        c.headGone = true;
+      }
       if (event.getType() != Watcher.Event.EventType.None && contenders.get(owner) == c && !c.granted) {
         wakeUps.incrementAndGet();
         context.released(name);
@@ -153,7 +161,11 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        enter(c);
+        if (enter(c)) {
+          return grant(c);
+        }
+      } else if (c.headGone) {
+        return grant(c);
       }
       List<String> queue = Nodes.queue(children(c.dir, "list the queue of lock '" + c.name + "'"));
       int i = queue.indexOf(Nodes.child(c.node));
@@ -162,38 +174,80 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
         continue;
       }
       if (i == 0) {
-        c.granted = true;
-        return Attempt.granted(c.token);
+        return grant(c);
       }
       if (!willWait) {
         return Attempt.held(Duration.ZERO, Nodes.ownerOf(queue.get(0)));
       }
-      String predecessor = c.dir + "/" + queue.get(i - 1);
-      Stat s = session.call("watch " + predecessor, zk -> zk.exists(predecessor, c.watcher));
-      if (s != null) {
+      if (watch(c, queue.get(i - 1), i == 1)) {
         return Attempt.held(session.sessionTimeout(), Nodes.ownerOf(queue.get(0)));
       }
       // The predecessor left between the listing and the watch: look again.
     }
   }
 
-  void enter(Contender c) {
+  /**
+   * An exclusive or fair grant. Its token is the czxid shifted left by {@value #HAND_OFF_BITS}, so
+   * that up to {@value #MAX_HAND_OFFS} hand-offs within this client ({@link #handOff}) can add one
+   * each and stay below the token of any node made later. (The shift leaves room for 2^27 leader
+   * epochs, each worth 2^32 transactions.)
+   */
+  private static Attempt grant(Contender c) {
+    c.token = c.zxid << HAND_OFF_BITS;
+    c.granted = true;
+    return Attempt.granted(c.token);
+  }
+
+  /**
+   * Watches {@code child} of the contender's directory, the node it waits for; false if that node
+   * is gone already. {@code head}: it ranks first, so its delete makes the contender first.
+   */
+  boolean watch(Contender c, String child, boolean head) {
+    String path = c.dir + "/" + child;
+    c.headGone = false;
+    c.watched = path;
+    c.watchedIsHead = head;
+    return session.call("watch " + path, zk -> zk.exists(path, c.watcher)) != null;
+  }
+
+  /**
+   * Creates the contender's node; true if it is then the only node in its directory, which grants
+   * any kind without listing the queue. Why a transaction with a write to the directory: its result
+   * carries the directory's Stat as of the create, whose child count says whether anyone else is
+   * queued, and whose mzxid is the transaction's, that is the node's czxid. An
+   * uncontended acquire is then one round trip. The semaphore's directory keeps its permit count
+   * as data, which no client rewrites, so a semaphore's node is a plain create.
+   */
+  boolean enter(Contender c) {
     String prefix = c.dir + "/" + c.prefix;
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
-    session.call("create a node for lock '" + c.name + "'", zk -> {
+    boolean touchDir = c.kind != LockKind.PERMIT;
+    return session.call("create a node for lock '" + c.name + "'", zk -> {
       if (c.uncertain && adopt(zk, c)) {
-        return null;
+        return false;
       }
+      c.headGone = false;
       while (true) {
-        Stat stat = new Stat();
         c.uncertain = true; // from here until the answer, the node may exist without our knowing
         try {
-          String path = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL, stat);
-          c.token = stat.getCzxid();
-          c.sessionId = stat.getEphemeralOwner();
-          c.node = path;
+          boolean alone = false;
+          if (touchDir) {
+            List<OpResult> r = zk.multi(List.of(
+                Op.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL),
+                Op.setData(c.dir, c.dirData, -1)));
+            Stat dir = ((OpResult.SetDataResult) r.get(1)).getStat();
+            c.zxid = dir.getMzxid();
+            c.sessionId = zk.getSessionId();
+            c.node = ((OpResult.CreateResult) r.get(0)).getPath();
+            alone = dir.getNumChildren() == 1;
+          } else {
+            Stat stat = new Stat();
+            c.node = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL, stat);
+            c.zxid = stat.getCzxid();
+            c.sessionId = stat.getEphemeralOwner();
+          }
           c.uncertain = false;
-          return null;
+          return alone;
         } catch (KeeperException.NoNodeException e) {
           c.uncertain = false; // nothing was created
           makeDirs(zk, c.dir, c.dirData);
@@ -230,7 +284,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
       }
       return false;
     }
-    c.token = stat.getCzxid();
+    c.zxid = stat.getCzxid();
     c.sessionId = stat.getEphemeralOwner();
     c.node = path;
     return true;
@@ -290,6 +344,40 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
       return false;
     }
     return leave(c);
+  }
+
+  @Override
+  public boolean handsOff() {
+    return true;
+  }
+
+  /**
+   * Passes a held exclusive grant to another owner of this client without a request: the node
+   * stays, so the lock is never free and the queue behind it keeps its order, and nobody is woken.
+   * The new token is the old one plus one, below the token of any node made later (see
+   * {@link #grant}); after {@value #MAX_HAND_OFFS} in a row on one node it declines, and the engine
+   * releases. The server still shows the node's first owner and token, which is what
+   * {@link #inspect} reports meanwhile.
+   */
+  @Override
+  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+    session.checkOpen();
+    Contender c = contenders.get(grant.owner());
+    if (c == null || !c.holds(grant) || c.kind != LockKind.EXCLUSIVE || c.sessionId != session.sessionId()) {
+      return Attempt.held(Duration.ZERO, null);
+    }
+    if (c.token - (c.zxid << HAND_OFF_BITS) >= MAX_HAND_OFFS || !session.connected()) {
+      return null;
+    }
+    Contender next = watched(new Contender(c.name, owner, c.kind, c.dir, c.prefix, c.dirData, c.permits));
+    next.node = c.node;
+    next.sessionId = c.sessionId;
+    next.zxid = c.zxid;
+    next.token = c.token + 1;
+    next.granted = true;
+    contenders.put(owner, next);
+    contenders.remove(c.owner, c);
+    return Attempt.granted(next.token);
   }
 
   @Override
@@ -385,7 +473,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     });
   }
 
-  /** The holder of one lock: the smallest node, its owner from its data, its czxid as token. */
+  /** The holder of one lock: the smallest node, its owner from its data, its first token. */
   private Optional<LockInfo> head(ZooKeeper zk, String name, String dir)
       throws KeeperException, InterruptedException {
     while (true) {
@@ -404,8 +492,9 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
         String owner = data != null && data.length > 0
             ? new String(data, StandardCharsets.UTF_8) : Nodes.ownerOf(queue.get(0));
         // The holder keeps the lock while its session lives: at most a session timeout past its
-        // last contact. This client's negotiated timeout stands in for the holder's.
-        return Optional.of(new LockInfo(name, owner, stat.getCzxid(), session.sessionTimeout()));
+        // last contact. This client's negotiated timeout stands in for the holder's. The token is
+        // that of the node's first grant; hand-offs within its client since are not on the server.
+        return Optional.of(new LockInfo(name, owner, stat.getCzxid() << HAND_OFF_BITS, session.sessionTimeout()));
       } catch (KeeperException.NoNodeException e) {
         // The holder just left: look again.
       }
