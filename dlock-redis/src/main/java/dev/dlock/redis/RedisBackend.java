@@ -52,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * one EVALSHA. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
  * can slip between the two. A release that finds owners queued reserves the lock for the oldest one
  * whose client still listens and publishes to that client's channel only, so one client wakes per
- * release; the reserved waiter takes the lock on its retry. A waiter's place lapses when it has not
+ * release; the reserved waiter takes the lock on its retry, which the message itself sends. A waiter's place lapses when it has not
  * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
  * lost notification costs at most a third of it. The other kinds live in {@link KindLocks}.
  */
@@ -71,8 +71,8 @@ final class RedisBackend implements LockBackend, Abandonable {
   private final StatefulRedisPubSubConnection<byte[], byte[]> pubSub;
   private final Scripts scripts;
   private final KindLocks kindLocks;
-  /** Owners of this client that may hold a place in a queue, to the name they wait for. */
-  private final ConcurrentHashMap<String, String> queued = new ConcurrentHashMap<>();
+  /** Owners of this client that may hold a place in a queue, to what they wait for. */
+  private final ConcurrentHashMap<String, Waiting> queued = new ConcurrentHashMap<>();
   private volatile BackendContext context;
   private volatile boolean closed;
 
@@ -143,16 +143,67 @@ final class RedisBackend implements LockBackend, Abandonable {
     return kindLocks.tryAcquire(request);
   }
 
+  /**
+   * A waiting owner: the name, its lease in milliseconds, and the retry a wake-up sent for it
+   * before its thread woke ({@code early}, sent at {@code sentAt} on the context's ticker), if any.
+   */
+  private record Waiting(String name, byte[] leaseMs, RedisFuture<Object> early, long sentAt) {}
+
   @Override
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     checkOpen();
+    byte[] leaseMs = ascii(millis(leaseTime));
+    if (willWait) {
+      Attempt early = takeEarly(name, owner);
+      if (early != null) {
+        return early;
+      }
+    }
     // Recorded before the call: a wake-up may arrive before the answer that queued the owner.
-    String mode = !willWait ? "0" : queued.put(owner, name) == null ? "1" : "2";
+    Waiting before = willWait ? queued.put(owner, new Waiting(name, leaseMs, null, 0)) : null;
+    String mode = !willWait ? "0" : before == null ? "1" : "2";
     List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
-        keys.of(name), utf8(owner), ascii(millis(leaseTime)), ascii(mode), waiterTimeoutMs));
+        keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
+    return answer(r, owner, willWait, null);
+  }
+
+  /**
+   * The answer of the retry a wake-up sent early for this owner, or null if none was sent or it
+   * failed (the caller then asks as usual; the script grants a repeated request once).
+   */
+  private Attempt takeEarly(String name, String owner) {
+    Waiting[] taken = {null};
+    queued.computeIfPresent(owner, (o, w) -> {
+      if (w.early() == null || !w.name().equals(name)) {
+        return w;
+      }
+      taken[0] = w;
+      return new Waiting(w.name(), w.leaseMs(), null, 0);
+    });
+    Waiting w = taken[0];
+    if (w == null) {
+      return null;
+    }
+    List<Object> r;
+    try {
+      @SuppressWarnings("unchecked")
+      List<Object> reply = (List<Object>) scripts.await(w.early());
+      r = reply;
+    } catch (RuntimeException e) {
+      log.debug("dlock: the early retry for lock '{}' failed; asking again", name, e);
+      return null;
+    }
+    // The lease ran from when the retry was sent, before this thread asked for it.
+    long leaseNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(new String(w.leaseMs(), StandardCharsets.US_ASCII)));
+    long elapsed = context.ticker().read() - w.sentAt();
+    return answer(r, owner, true, Duration.ofNanos(Math.max(0, leaseNanos - elapsed)));
+  }
+
+  /** Reads the acquire script's reply; {@code validity} of a grant, if not the full lease. */
+  private Attempt answer(List<Object> r, String owner, boolean willWait, Duration validity) {
     if ((Long) r.get(0) == 1L) {
       queued.remove(owner);
-      return Attempt.granted((Long) r.get(1));
+      return validity == null ? Attempt.granted((Long) r.get(1)) : Attempt.granted((Long) r.get(1), validity);
     }
     Duration left = Duration.ofMillis(Math.max(0, (Long) r.get(1)));
     String holder = new String((byte[]) r.get(2), StandardCharsets.UTF_8);
@@ -216,10 +267,29 @@ final class RedisBackend implements LockBackend, Abandonable {
     return freed == 1L;
   }
 
-  /** A release reserved {@code name} for {@code owner}, a waiter of this client. */
+  /**
+   * A release reserved {@code name} for {@code owner}, a waiter of this client. The retry that
+   * takes the reservation is sent at once, from this I/O thread, so its reply is on its way while
+   * the waiting thread wakes; the thread then finds it ({@link #takeEarly}). Sent inside the
+   * map's compute, it goes out before any cancel of the owner, which removes the entry first, so
+   * the cancel also frees what the retry was granted.
+   */
   private void notified(String name, String owner) {
     BackendContext c = context;
-    if (name.equals(queued.get(owner))) {
+    boolean[] waiting = {false};
+    queued.computeIfPresent(owner, (o, w) -> {
+      if (!w.name().equals(name)) {
+        return w;
+      }
+      waiting[0] = true;
+      if (w.early() != null || closed) {
+        return w;
+      }
+      long sentAt = c.ticker().read();
+      return new Waiting(name, w.leaseMs(), scripts.send(Script.ACQUIRE, keys.of(name), utf8(owner),
+          w.leaseMs(), ascii("2"), waiterTimeoutMs), sentAt);
+    });
+    if (waiting[0]) {
       c.released(name);
     } else if (!closed) {
       // Nobody here waits as that owner any more: it gave up and its cancel was lost, or a retry
@@ -311,8 +381,8 @@ final class RedisBackend implements LockBackend, Abandonable {
     List<RedisFuture<Object>> sent = new ArrayList<>();
     try {
       if (connection.isOpen()) {
-        queued.forEach((owner, name) -> sent.add(scripts.send(Script.RELEASE, keys.of(name),
-            utf8(owner), utf8("cancel"), keys.channels(), utf8(name), waiterTimeoutMs)));
+        queued.forEach((owner, w) -> sent.add(scripts.send(Script.RELEASE, keys.of(w.name()),
+            utf8(owner), utf8("cancel"), keys.channels(), utf8(w.name()), waiterTimeoutMs)));
         kindLocks.sendCancels(sent);
       }
       LettuceFutures.awaitAll(Duration.ofSeconds(1), sent.toArray(RedisFuture[]::new));

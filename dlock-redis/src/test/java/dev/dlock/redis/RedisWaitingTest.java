@@ -8,14 +8,21 @@ import dev.dlock.LockClient;
 import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.testkit.RecordingContext;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -158,20 +165,32 @@ class RedisWaitingTest {
   void aFrozenWaiterHoldsUpTheLockNoLongerThanTheWaiterTimeout() throws Exception {
     String name = "frozen-" + System.nanoTime();
     Lease held = client(new Counter()).lock(name).acquire();
-    // A client that is connected and listening but never acts on its wake-up, as a paused process.
+    // A stopped process (SIGSTOP): its socket stays subscribed, so a release picks it and its
+    // PUBLISH counts one listener, but nothing in the process acts any more. The waiter queues
+    // through a real backend, which then stops all at once; a bare subscriber keeps its channel.
     RedisBackend frozen = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
-    RecordingContext reserved = new RecordingContext("frozen-client");
-    frozen.start(reserved);
+    frozen.start(new RecordingContext("frozen-client"));
+    RedisClient raw = RedisClient.create(RedisURI.create(server.url()));
+    StatefulRedisPubSubConnection<String, String> socket = raw.connectPubSub();
     try {
       Attempt a = frozen.tryAcquire(name, "frozen-client:1", Duration.ofSeconds(30), true);
       assertThat(a.isGranted()).isFalse();
+      BlockingQueue<String> published = new LinkedBlockingQueue<>();
+      socket.addListener(new RedisPubSubAdapter<>() {
+        @Override
+        public void message(String channel, String message) {
+          published.add(message);
+        }
+      });
+      socket.sync().subscribe(new String(new Keys(RedisUrl.parse(server.url()).prefix()).channel("frozen-client"), StandardCharsets.UTF_8));
+      frozen.abandon();
       Counter nextEvents = new Counter();
       DistributedLock next = client(nextEvents).lock(name);
       Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
       assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
       long start = System.nanoTime();
       held.close();
-      assertThat(reserved.nextWakeUp(Duration.ofSeconds(5))).isEqualTo(name);
+      assertThat(published.poll(5, TimeUnit.SECONDS)).as("the reservation's message").isEqualTo("1 " + name);
       assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
           .isGreaterThan(held.token());
       Duration stalled = Duration.ofNanos(System.nanoTime() - start);
@@ -179,7 +198,54 @@ class RedisWaitingTest {
           .isGreaterThanOrEqualTo(RedisBackend.WAITER_TIMEOUT.minusMillis(100))
           .isLessThan(RedisBackend.WAITER_TIMEOUT.plusSeconds(2));
     } finally {
+      socket.close();
+      raw.shutdown(Duration.ZERO, Duration.ofSeconds(2));
       frozen.close();
+    }
+  }
+
+
+  /** A backend whose owner {@code clientId:1} queued for a held lock that was then released. */
+  private record Woken(RedisBackend backend, long heldToken) {}
+
+  private Woken wokenWaiter(String name, String clientId) throws Exception {
+    Lease held = client(new Counter()).lock(name).acquire();
+    RedisBackend waiter = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    RecordingContext context = new RecordingContext(clientId);
+    waiter.start(context);
+    assertThat(waiter.tryAcquire(name, clientId + ":1", Duration.ofSeconds(30), true).isGranted()).isFalse();
+    held.close();
+    // By the time the engine hears of it, the wake-up has sent the retry that takes the reservation.
+    assertThat(context.nextWakeUp(Duration.ofSeconds(5))).isEqualTo(name);
+    return new Woken(waiter, held.token());
+  }
+
+  @Test
+  void theWakeUpSendsTheWaitersRetryAndItsLeaseCountsFromThen() throws Exception {
+    String name = "early-" + System.nanoTime();
+    Woken w = wokenWaiter(name, "early");
+    try {
+      Attempt a = w.backend().tryAcquire(name, "early:1", Duration.ofSeconds(30), true);
+      assertThat(a.isGranted()).isTrue();
+      assertThat(a.token()).isGreaterThan(w.heldToken());
+      assertThat(a.validity()).as("the lease left, counted from the early retry")
+          .hasValueSatisfying(v -> assertThat(v).isLessThan(Duration.ofSeconds(30)).isGreaterThan(Duration.ofSeconds(20)));
+      assertThat(w.backend().inspect(name)).hasValueSatisfying(i -> assertThat(i.owner()).isEqualTo("early:1"));
+    } finally {
+      w.backend().close();
+    }
+  }
+
+  @Test
+  void aWaiterThatGivesUpJustAsItIsWokenLeavesNothingHeld() throws Exception {
+    String name = "quits-" + System.nanoTime();
+    Woken w = wokenWaiter(name, "quitter");
+    try {
+      w.backend().cancel(name, "quitter:1");
+      assertThat(client(new Counter()).lock(name).tryAcquire()).as("the lock once the woken waiter gave up")
+          .hasValueSatisfying(Lease::close);
+    } finally {
+      w.backend().close();
     }
   }
 }
