@@ -28,7 +28,8 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
       "  --baseline NAME       the target the ratio column divides by (default the first target)",
       "  --workloads W1,...    workloads to run (default W1,W2,W3,W4)",
       "  -f N                  JMH forks per benchmark (default 1, --quick 0 = in this JVM)",
-      "  -wi N  -w TIME        warm-up iterations and their time (default 2 x 1s)",
+      "  -wi N  -w TIME        warm-up iterations and their time (default 10 x 2s: 16 threads on two",
+      "                        cores keep the JIT compiler busy that long before numbers settle)",
       "  -i N   -r TIME        measured iterations and their time (default 3 x 1s)",
       "                        TIME as JMH takes it: 500ms, 2s; W4 runs wi*w then i*r",
       "  --out FILE            Markdown copy of the table (default dlock-bench/target/bench-results.md)",
@@ -62,8 +63,8 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
     List<String> targets = Targets.defaults();
     String baseline = null;
     int forks = quick ? 0 : 1;
-    int wi = quick ? 1 : 2;
-    TimeValue w = quick ? TimeValue.milliseconds(100) : TimeValue.seconds(1);
+    int wi = quick ? 1 : 10;
+    TimeValue w = quick ? TimeValue.milliseconds(100) : TimeValue.seconds(2);
     int i = quick ? 1 : 3;
     TimeValue r = quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
     boolean verbose = false;

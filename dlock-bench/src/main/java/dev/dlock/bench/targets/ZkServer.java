@@ -1,10 +1,18 @@
 package dev.dlock.bench.targets;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
 
@@ -12,7 +20,9 @@ import org.apache.curator.test.TestingServer;
  * The one ZooKeeper server of a bench run, shared by the ZooKeeper targets so dlock and Curator
  * compete on the same server. The first target to need it starts a single curator-test
  * {@link TestingServer} (ZooKeeper 3.9, in this JVM, on a free loopback port, data in a temporary
- * directory deleted at exit); a JVM shutdown hook stops it.
+ * directory deleted at exit); a JVM shutdown hook stops it. The server is Java, so it is warmed up
+ * before any target runs ({@link #warmUp}): otherwise the first target in the table measures the
+ * server's JIT compiler, and looks up to twice as slow as the same target run second.
  *
  * <p>JMH forks get its connect string through the {@value #CONNECT_PROPERTY} system property
  * ({@link #forkJvmArgs}), so they use the parent's server; setting that property by hand points the
@@ -23,9 +33,11 @@ public final class ZkServer {
   public static final String CONNECT_PROPERTY = "dlock.bench.zk.connect";
   /** The session timeout of every client of both targets. */
   static final int SESSION_TIMEOUT_MS = 10_000;
+  private static final int WARM_UP_SECONDS = 10;
 
   static final String LEGEND = "ZooKeeper targets: one standalone ZooKeeper 3.9 (curator-test"
-      + " TestingServer, in the bench's JVM, tickTime 200 ms, forceSync=no) on loopback for the whole run; each"
+      + " TestingServer, in the bench's JVM, tickTime 200 ms, forceSync=no, warmed up for " + WARM_UP_SECONDS
+      + " s before the first target) on loopback for the whole run; each"
       + " client is its own session (timeout " + SESSION_TIMEOUT_MS / 1000 + " s).";
 
   private ZkServer() {}
@@ -45,8 +57,52 @@ public final class ZkServer {
       }
     }, "bench-zk-stop"));
     connect = server.getConnectString();
+    warmUp(connect);
     System.setProperty(CONNECT_PROPERTY, connect);
     return connect;
+  }
+
+  /**
+   * Runs the lock recipes' server calls (a sequential ephemeral create, a listing, watches, a
+   * delete, and a transaction of a create and a write) from a few threads for {@value #WARM_UP_SECONDS} s, so the server's hot paths are
+   * compiled before the first measurement, for every target alike.
+   */
+  private static void warmUp(String connect) {
+    CuratorFramework client = CuratorFrameworkFactory.newClient(connect, SESSION_TIMEOUT_MS, 10_000,
+        new ExponentialBackoffRetry(100, 3));
+    client.start();
+    try {
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARM_UP_SECONDS);
+      List<CompletableFuture<Void>> threads = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        String dir = "/bench-warm-up/" + t;
+        threads.add(CompletableFuture.runAsync(() -> {
+          try {
+            client.create().creatingParentsIfNeeded().forPath(dir);
+            while (System.nanoTime() - end < 0) {
+              String node = client.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(dir + "/n-");
+              client.getChildren().forPath(dir);
+              client.checkExists().usingWatcher((Watcher) e -> { }).forPath(node);
+              client.getData().usingWatcher((Watcher) e -> { }).forPath(node);
+              client.delete().forPath(node);
+              // A transaction of a create and a write, as dlock's acquire sends.
+              List<CuratorTransactionResult> r = client.transaction().forOperations(
+                  client.transactionOp().create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath(dir + "/t-"),
+                  client.transactionOp().setData().forPath(dir, new byte[0]));
+              client.delete().forPath(r.get(0).getResultPath());
+            }
+          } catch (Exception e) {
+            throw new IllegalStateException("warming up the embedded ZooKeeper failed: " + e, e);
+          }
+        }));
+      }
+      CompletableFuture.allOf(threads.toArray(new CompletableFuture<?>[0])).join();
+      client.delete().deletingChildrenIfNeeded().forPath("/bench-warm-up");
+    } catch (Exception e) {
+      throw new IllegalStateException("warming up the embedded ZooKeeper failed: " + e, e);
+    } finally {
+      client.close();
+    }
   }
 
   /**
