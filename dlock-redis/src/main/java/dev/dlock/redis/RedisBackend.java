@@ -286,8 +286,12 @@ final class RedisBackend implements LockBackend, Abandonable {
         return w;
       }
       long sentAt = c.ticker().read();
-      return new Waiting(name, w.leaseMs(), scripts.send(Script.ACQUIRE, keys.of(name), utf8(owner),
-          w.leaseMs(), ascii("2"), waiterTimeoutMs), sentAt);
+      try {
+        return new Waiting(name, w.leaseMs(), scripts.send(Script.ACQUIRE, keys.of(name), utf8(owner),
+            w.leaseMs(), ascii("2"), waiterTimeoutMs), sentAt);
+      } catch (RuntimeException e) {
+        return w; // not sent: the woken thread asks itself
+      }
     });
     if (waiting[0]) {
       c.released(name);

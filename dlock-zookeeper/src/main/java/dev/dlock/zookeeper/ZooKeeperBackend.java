@@ -38,10 +38,12 @@ import org.slf4j.LoggerFactory;
  * ephemeral sequential node under the lock's container directory; the smallest node holds the
  * lock; a waiter watches only its predecessor, so a release (one delete) wakes exactly one client.
  * An uncontended acquire is one round trip, a transaction that creates the node and tells whether
- * it is alone (see {@link #enter}); a contended one adds a getChildren and a watch. A fair lock is the same recipe in a directory of its own (it is first
- * come, first served already); the read-write lock and the semaphore decide grants and watches in
- * {@link ReadWriteQueue} and {@link SemaphoreQueue}, and share everything else here: creating a
- * node so that a lost reply cannot leak it, leaving the queue, renew and release. Why the session
+ * it is alone (see {@link #enter}); a contended one adds a getChildren and a watch, and a waiter
+ * that watched the head takes over when the head is deleted, without listing again. A fair lock is
+ * the same recipe in a directory of its own (it is first come, first served already); the
+ * read-write lock and the semaphore decide grants and watches in {@link ReadWriteQueue} and
+ * {@link SemaphoreQueue}, and share everything else here: creating a node so that a lost reply
+ * cannot leak it, leaving the queue, renew and release. Why the session
  * is the lease: the server drops the node when the session ends, so there is nothing to renew;
  * renew only checks, without I/O, that each grant's session is the live one, and
  * {@link SessionStates} reports grants lost when the session is, or may be, gone.
@@ -214,19 +216,19 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
    * Creates the contender's node; true if it is then the only node in its directory, which grants
    * any kind without listing the queue. Why a transaction with a write to the directory: its result
    * carries the directory's Stat as of the create, whose child count says whether anyone else is
-   * queued, and whose mzxid is the transaction's, that is the node's czxid. An
-   * uncontended acquire is then one round trip. The semaphore's directory keeps its permit count
-   * as data, which no client rewrites, so a semaphore's node is a plain create.
+   * queued, and whose mzxid is the transaction's, that is the node's czxid. An uncontended acquire
+   * is then one round trip. The semaphore's directory keeps its permit count as data, which no
+   * client rewrites, so a semaphore's node is a plain create.
    */
   boolean enter(Contender c) {
     String prefix = c.dir + "/" + c.prefix;
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
     boolean touchDir = c.kind != LockKind.PERMIT;
+    c.headGone = false; // it watched for an earlier node
     return session.call("create a node for lock '" + c.name + "'", zk -> {
       if (c.uncertain && adopt(zk, c)) {
         return false;
       }
-      c.headGone = false;
       while (true) {
         c.uncertain = true; // from here until the answer, the node may exist without our knowing
         try {
