@@ -36,7 +36,8 @@ public final class ZkServer {
   private static final int WARM_UP_SECONDS = 10;
 
   static final String LEGEND = "ZooKeeper targets: one standalone ZooKeeper 3.9 (curator-test"
-      + " TestingServer, in the bench's JVM, tickTime 200 ms, forceSync=no, warmed up for " + WARM_UP_SECONDS
+      + " TestingServer, in the bench's JVM, tickTime 200 ms, forceSync=no, preAllocSize 4 MB, snapCount 2,000,000,"
+      + " warmed up for " + WARM_UP_SECONDS
       + " s before the first target) on loopback for the whole run; each"
       + " client is its own session (timeout " + SESSION_TIMEOUT_MS / 1000 + " s).";
 
@@ -113,6 +114,10 @@ public final class ZkServer {
     // No fsync per transaction, as the PostgreSQL targets run with fsync off: the disk of a shared
     // machine would otherwise decide the numbers. Read once, when ZooKeeper's log class loads.
     System.setProperty("zookeeper.forceSync", "no");
+    // Nor a 64 MB zero-filled log file, and a snapshot, every 50,000 to 100,000 transactions:
+    // both stall every client for as long as the disk takes, a few times a minute at these rates.
+    System.setProperty("zookeeper.preAllocSize", "4096");
+    System.setProperty("zookeeper.snapCount", "2000000");
     // maxClientCnxns 0: no per-address limit, since every client here comes from loopback.
     InstanceSpec spec = new InstanceSpec(null, -1, -1, -1, true, -1, 200, 0,
         Map.of("maxSessionTimeout", String.valueOf(SESSION_TIMEOUT_MS)));
