@@ -154,7 +154,8 @@ public interface LockBackend extends AutoCloseable {
   /**
    * Passes the exclusive grant {@code grant} to {@code owner}, another owner of this client, in
    * one step: the lock is never free in between, and the new grant gets a new fencing token,
-   * higher than {@code grant}'s. The engine calls it on release when a thread of this client is
+   * higher than {@code grant}'s and, like every token, lower than that of any grant made after it,
+   * including grants to waiters that queued before the hand-off. The engine calls it on release when a thread of this client is
    * waiting for the same lock, at most a few times in a row, so that other clients are not starved.
    * Only called if {@link #handsOff()}.
    *
