@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
@@ -29,9 +28,7 @@ class RedisFairLockTest {
   private final ExecutorService threads = clients.threads();
 
   private LockClient client(Counter counter) {
-    LockClient c = LockClient.builder().url(server.url()).listener(counter).build();
-    clients.add(c);
-    return c;
+    return clients.client(server, counter);
   }
 
   @Test
@@ -64,25 +61,9 @@ class RedisFairLockTest {
 
   @Test
   void anAbandonedWaiterIsPassedOverAtOnce() throws Exception {
-    String name = "abandoned-" + System.nanoTime();
-    Lease held = client(new Counter()).fairLock(name).acquire();
-    Counter killedEvents = new Counter();
-    LockClient killed = client(killedEvents);
-    threads.submit(() -> killed.fairLock(name).acquire(Duration.ofSeconds(60)));
-    assertThat(killedEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
-    Counter nextEvents = new Counter();
-    DistributedLock next = client(nextEvents).fairLock(name);
-    Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
-    assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
-    ((Abandonable) killed).abandon();
-    server.awaitNoListener(killed.id(), Duration.ofSeconds(5));
-    long start = System.nanoTime();
-    held.close();
-    assertThat(nextToken.get(10, TimeUnit.SECONDS)).isGreaterThan(held.token());
-    // Nobody listens on the dead client's channel, so the release passes it over at once.
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
-    assertThat(nextEvents.get("woken")).isEqualTo(1);
+    clients.assertDeadWaiterIsPassedOver(server, "abandoned-" + System.nanoTime(), LockClient::fairLock);
   }
+
 
   @Test
   void aFrozenWaiterAtTheHeadStallsTheQueueNoLongerThanTheWaiterTimeout() throws Exception {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.testkit.RecordingContext;
 import io.lettuce.core.RedisClient;
@@ -36,9 +35,7 @@ class RedisWaitingTest {
   private final ExecutorService threads = clients.threads();
 
   private LockClient client(Counter counter) {
-    LockClient c = LockClient.builder().url(server.url()).listener(counter).build();
-    clients.add(c);
-    return c;
+    return clients.client(server, counter);
   }
 
   @Test
@@ -117,25 +114,9 @@ class RedisWaitingTest {
 
   @Test
   void anAbandonedClientsWaiterDoesNotStallTheLock() throws Exception {
-    String name = "abandoned-" + System.nanoTime();
-    Lease held = client(new Counter()).lock(name).acquire();
-    Counter killedEvents = new Counter();
-    LockClient killed = client(killedEvents);
-    threads.submit(() -> killed.lock(name).acquire(Duration.ofSeconds(60)));
-    assertThat(killedEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
-    Counter nextEvents = new Counter();
-    DistributedLock next = client(nextEvents).lock(name);
-    Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
-    assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
-    ((Abandonable) killed).abandon();
-    server.awaitNoListener(killed.id(), Duration.ofSeconds(5));
-    long start = System.nanoTime();
-    held.close();
-    assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
-        .isGreaterThan(held.token());
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
-    assertThat(nextEvents.get("woken")).isEqualTo(1);
+    clients.assertDeadWaiterIsPassedOver(server, "abandoned-" + System.nanoTime(), LockClient::lock);
   }
+
 
   @Test
   void aWaiterKilledWhileQueuedIsSkippedAtOnce() throws Exception {
