@@ -47,12 +47,12 @@ final class ReadWriteQueue {
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        if (backend.enter(c)) {
+        if (backend.queueNodes().enter(c)) {
           return grant(c);
         }
       }
       List<String> queue = Nodes.rwQueue(
-          backend.children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
+          backend.queueNodes().children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
       String mine = Nodes.child(c.node);
       int i = queue.indexOf(mine);
       if (i < 0) {

@@ -38,11 +38,11 @@ final class SemaphoreQueue {
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        backend.enter(c);
+        backend.queueNodes().enter(c);
       }
       Listing l = list(c);
       if (l.permits > 0 && l.permits != n) {
-        backend.leave(c);
+        backend.queueNodes().leave(c);
         c.node = null;
         throw new IllegalArgumentException(String.format(
             "semaphore '%s' has %d permits, not %d: every client must ask for the same permits",

@@ -23,15 +23,10 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The S12 exclusive lock, and the entry point of every other kind. Each contender creates an
@@ -42,14 +37,13 @@ import org.slf4j.LoggerFactory;
  * that watched the head takes over when the head is deleted, without listing again. A fair lock is
  * the same recipe in a directory of its own (it is first come, first served already); the
  * read-write lock and the semaphore decide grants and watches in {@link ReadWriteQueue} and
- * {@link SemaphoreQueue}, and share everything else here: creating a node so that a lost reply
- * cannot leak it, leaving the queue, renew and release. Why the session
+ * {@link SemaphoreQueue}; every kind's nodes are made and deleted by {@link QueueNodes}, and renew
+ * and release are shared here. Why the session
  * is the lease: the server drops the node when the session ends, so there is nothing to renew;
  * renew only checks, without I/O, that each grant's session is the live one, and
  * {@link SessionStates} reports grants lost when the session is, or may be, gone.
  */
 final class ZooKeeperBackend implements LockBackend, Abandonable {
-  private static final Logger log = LoggerFactory.getLogger(ZooKeeperBackend.class);
   private static final int HAND_OFF_BITS = 4;
   private static final int MAX_HAND_OFFS = (1 << HAND_OFF_BITS) - 1;
 
@@ -58,6 +52,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   private final Map<String, Contender> contenders = new ConcurrentHashMap<>();
   private final AtomicInteger wakeUps = new AtomicInteger();
   private final SessionStates states;
+  private final QueueNodes queueNodes;
   private final ReadWriteQueue readWrite = new ReadWriteQueue(this);
   private final SemaphoreQueue semaphore = new SemaphoreQueue(this);
   private volatile BackendContext context;
@@ -66,6 +61,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     this.session = session;
     this.nodes = new Nodes(session.url.chroot());
     this.states = new SessionStates(session, contenders);
+    this.queueNodes = new QueueNodes(session, contenders);
   }
 
   @Override
@@ -111,13 +107,13 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     try {
       Attempt a = queue.get();
       if (!a.isGranted() && !willWait) {
-        leave(c);
+        queueNodes.leave(c);
       }
       answered = true;
       return a;
     } finally {
       if (!answered && !willWait) {
-        leaveLater(c); // the caller's failure is the one to report, without a second wait
+        queueNodes.leaveLater(c); // the caller's failure is the one to report, without a second wait
       }
     }
   }
@@ -163,13 +159,13 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        if (enter(c)) {
+        if (queueNodes.enter(c)) {
           return grant(c);
         }
       } else if (c.headGone) {
         return grant(c);
       }
-      List<String> queue = Nodes.queue(children(c.dir, "list the queue of lock '" + c.name + "'"));
+      List<String> queue = Nodes.queue(queueNodes.children(c.dir, "list the queue of lock '" + c.name + "'"));
       int i = queue.indexOf(Nodes.child(c.node));
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
@@ -212,111 +208,6 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     return session.call("watch " + path, zk -> zk.exists(path, c.watcher)) != null;
   }
 
-  /**
-   * Creates the contender's node; true if it is then the only node in its directory, which grants
-   * any kind without listing the queue. Why a transaction with a write to the directory: its result
-   * carries the directory's Stat as of the create, whose child count says whether anyone else is
-   * queued, and whose mzxid is the transaction's, that is the node's czxid. An uncontended acquire
-   * is then one round trip. The semaphore's directory keeps its permit count as data, which no
-   * client rewrites, so a semaphore's node is a plain create.
-   */
-  boolean enter(Contender c) {
-    String prefix = c.dir + "/" + c.prefix;
-    byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
-    boolean touchDir = c.kind != LockKind.PERMIT;
-    c.headGone = false; // it watched for an earlier node
-    return session.call("create a node for lock '" + c.name + "'", zk -> {
-      if (c.uncertain && adopt(zk, c)) {
-        return false;
-      }
-      while (true) {
-        c.uncertain = true; // from here until the answer, the node may exist without our knowing
-        try {
-          boolean alone = false;
-          if (touchDir) {
-            List<OpResult> r = zk.multi(List.of(
-                Op.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL),
-                Op.setData(c.dir, c.dirData, -1)));
-            Stat dir = ((OpResult.SetDataResult) r.get(1)).getStat();
-            c.zxid = dir.getMzxid();
-            c.sessionId = zk.getSessionId();
-            c.node = ((OpResult.CreateResult) r.get(0)).getPath();
-            alone = dir.getNumChildren() == 1;
-          } else {
-            Stat stat = new Stat();
-            c.node = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL, stat);
-            c.zxid = stat.getCzxid();
-            c.sessionId = stat.getEphemeralOwner();
-          }
-          c.uncertain = false;
-          return alone;
-        } catch (KeeperException.NoNodeException e) {
-          c.uncertain = false; // nothing was created
-          makeDirs(zk, c.dir, c.dirData);
-        } catch (KeeperException e) {
-          // Only a lost answer leaves the outcome open; any other error means nothing was created.
-          c.uncertain = e.code() == KeeperException.Code.CONNECTIONLOSS
-              || e.code() == KeeperException.Code.OPERATIONTIMEOUT;
-          throw e;
-        }
-      }
-    });
-  }
-
-  /** After a create whose answer was lost: finds the owner's node, if it was made. */
-  private boolean adopt(ZooKeeper zk, Contender c) throws KeeperException, InterruptedException {
-    String found;
-    try {
-      found = Nodes.find(zk.getChildren(c.dir, false), c.prefix);
-    } catch (KeeperException.NoNodeException e) {
-      found = null;
-    }
-    Stat stat = found == null ? null : zk.exists(c.dir + "/" + found, false);
-    c.uncertain = false;
-    if (stat == null) {
-      return false;
-    }
-    String path = c.dir + "/" + found;
-    if (stat.getEphemeralOwner() != zk.getSessionId()) {
-      // Made by an earlier session of this client, which is ending: do not wait behind it.
-      try {
-        zk.delete(path, -1);
-      } catch (KeeperException.NoNodeException e) {
-        // gone already
-      }
-      return false;
-    }
-    c.zxid = stat.getCzxid();
-    c.sessionId = stat.getEphemeralOwner();
-    c.node = path;
-    return true;
-  }
-
-  /**
-   * Creates {@code path} with {@code data}, and any missing parents, as container nodes, which
-   * vanish when empty.
-   */
-  private void makeDirs(ZooKeeper zk, String path, byte[] data) throws KeeperException, InterruptedException {
-    try {
-      zk.create(path, data, session.acl, CreateMode.CONTAINER);
-    } catch (KeeperException.NodeExistsException e) {
-      // made by another client
-    } catch (KeeperException.NoNodeException e) {
-      makeDirs(zk, path.substring(0, path.lastIndexOf('/')), new byte[0]);
-      makeDirs(zk, path, data);
-    }
-  }
-
-  List<String> children(String dir, String what) {
-    return session.call(what, zk -> {
-      try {
-        return zk.getChildren(dir, false);
-      } catch (KeeperException.NoNodeException e) {
-        return List.of();
-      }
-    });
-  }
-
   // ---- leases
 
   @Override
@@ -345,7 +236,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     if (c == null || !c.matches(grant)) {
       return false;
     }
-    return leave(c);
+    return queueNodes.leave(c);
   }
 
   @Override
@@ -386,65 +277,8 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   public void cancel(String name, String owner) {
     Contender c = contenders.get(owner);
     if (c != null && c.name.equals(name) && !session.isClosed()) {
-      leave(c);
+      queueNodes.leave(c);
     }
-  }
-
-  /**
-   * Takes the contender out of the queue: deletes its node, repeating through connection losses
-   * for up to the connection timeout. True if this call deleted the node; false if there was none
-   * or its session had ended (which deletes the node too). If the server cannot be reached in
-   * time, a background thread keeps trying until the delete succeeds or the session is gone, and
-   * the caller gets a {@link BackendUnavailableException} at once.
-   */
-  boolean leave(Contender c) {
-    try {
-      return delete(c, session.url.connectionTimeout());
-    } catch (BackendUnavailableException e) {
-      leaveLater(c);
-      throw e;
-    } finally {
-      contenders.remove(c.owner, c);
-    }
-  }
-
-  /** Deletes the contender's node in the background, until done or its session is gone. */
-  private void leaveLater(Contender c) {
-    contenders.remove(c.owner, c);
-    if (c.node == null && !c.uncertain) {
-      return;
-    }
-    Thread t = new Thread(() -> {
-      try {
-        delete(c, session.sessionTimeout().plus(session.url.connectionTimeout()));
-      } catch (RuntimeException e) {
-        if (!session.isClosed()) {
-          log.warn("dlock: could not delete node {} of lock '{}' on {}; it goes when its session ends",
-              c.node, c.name, describe(), e);
-        }
-      }
-    }, "dlock-zookeeper-leave");
-    t.setDaemon(true);
-    t.start();
-  }
-
-  private boolean delete(Contender c, Duration patience) {
-    int[] tries = {0};
-    return session.call("delete the node of " + c.owner + " for lock '" + c.name + "'", patience, zk -> {
-      if (c.uncertain && !adopt(zk, c)) {
-        return false;
-      }
-      if (c.node == null || c.sessionId != zk.getSessionId()) {
-        return false; // never created, or its session ended and took the node
-      }
-      try {
-        tries[0]++;
-        zk.delete(c.node, -1);
-        return true;
-      } catch (KeeperException.NoNodeException e) {
-        return tries[0] > 1; // an earlier try deleted it, and its answer was lost
-      }
-    });
   }
 
   // ---- inspection
@@ -515,6 +349,10 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
 
   Nodes nodes() {
     return nodes;
+  }
+
+  QueueNodes queueNodes() {
+    return queueNodes;
   }
 
   /** How many predecessor watches fired a wake-up. */

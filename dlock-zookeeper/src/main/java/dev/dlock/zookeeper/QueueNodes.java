@@ -1,0 +1,198 @@
+package dev.dlock.zookeeper;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.spi.LockKind;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Op;
+import org.apache.zookeeper.OpResult;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates and deletes the contenders' nodes, for every kind of lock. Why apart from the recipes:
+ * a reply can be lost after the server acted, so a create may have made a node nobody knows of
+ * and a delete may have deleted it already; each call here is safe to repeat (a create looks for
+ * its node first, a delete accepts a node gone by its own earlier try), and a contender whose node
+ * cannot be deleted in time is left to a background thread rather than leaked. The recipes decide
+ * who holds; this class only keeps their nodes straight.
+ */
+final class QueueNodes {
+  private static final Logger log = LoggerFactory.getLogger(QueueNodes.class);
+
+  private final ZkSession session;
+  private final Map<String, Contender> contenders;
+
+  QueueNodes(ZkSession session, Map<String, Contender> contenders) {
+    this.session = session;
+    this.contenders = contenders;
+  }
+
+  /**
+   * Creates the contender's node; true if it is then the only node in its directory, which grants
+   * any kind without listing the queue. Why a transaction with a write to the directory: its result
+   * carries the directory's Stat as of the create, whose child count says whether anyone else is
+   * queued, and whose mzxid is the transaction's, that is the node's czxid. An uncontended acquire
+   * is then one round trip. The semaphore's directory keeps its permit count as data, which no
+   * client rewrites, so a semaphore's node is a plain create.
+   */
+  boolean enter(Contender c) {
+    String prefix = c.dir + "/" + c.prefix;
+    byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
+    boolean touchDir = c.kind != LockKind.PERMIT;
+    c.headGone = false; // it watched for an earlier node
+    return session.call("create a node for lock '" + c.name + "'", zk -> {
+      if (c.uncertain && adopt(zk, c)) {
+        return false;
+      }
+      while (true) {
+        c.uncertain = true; // from here until the answer, the node may exist without our knowing
+        try {
+          boolean alone = false;
+          if (touchDir) {
+            List<OpResult> r = zk.multi(List.of(
+                Op.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL),
+                Op.setData(c.dir, c.dirData, -1)));
+            Stat dir = ((OpResult.SetDataResult) r.get(1)).getStat();
+            c.zxid = dir.getMzxid();
+            c.sessionId = zk.getSessionId();
+            c.node = ((OpResult.CreateResult) r.get(0)).getPath();
+            alone = dir.getNumChildren() == 1;
+          } else {
+            Stat stat = new Stat();
+            c.node = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL, stat);
+            c.zxid = stat.getCzxid();
+            c.sessionId = stat.getEphemeralOwner();
+          }
+          c.uncertain = false;
+          return alone;
+        } catch (KeeperException.NoNodeException e) {
+          c.uncertain = false; // nothing was created
+          makeDirs(zk, c.dir, c.dirData);
+        } catch (KeeperException e) {
+          // Only a lost answer leaves the outcome open; any other error means nothing was created.
+          c.uncertain = e.code() == KeeperException.Code.CONNECTIONLOSS
+              || e.code() == KeeperException.Code.OPERATIONTIMEOUT;
+          throw e;
+        }
+      }
+    });
+  }
+
+  /** After a create whose answer was lost: finds the owner's node, if it was made. */
+  private boolean adopt(ZooKeeper zk, Contender c) throws KeeperException, InterruptedException {
+    String found;
+    try {
+      found = Nodes.find(zk.getChildren(c.dir, false), c.prefix);
+    } catch (KeeperException.NoNodeException e) {
+      found = null;
+    }
+    Stat stat = found == null ? null : zk.exists(c.dir + "/" + found, false);
+    c.uncertain = false;
+    if (stat == null) {
+      return false;
+    }
+    String path = c.dir + "/" + found;
+    if (stat.getEphemeralOwner() != zk.getSessionId()) {
+      // Made by an earlier session of this client, which is ending: do not wait behind it.
+      try {
+        zk.delete(path, -1);
+      } catch (KeeperException.NoNodeException e) {
+        // gone already
+      }
+      return false;
+    }
+    c.zxid = stat.getCzxid();
+    c.sessionId = stat.getEphemeralOwner();
+    c.node = path;
+    return true;
+  }
+
+  /**
+   * Creates {@code path} with {@code data}, and any missing parents, as container nodes, which
+   * vanish when empty.
+   */
+  private void makeDirs(ZooKeeper zk, String path, byte[] data) throws KeeperException, InterruptedException {
+    try {
+      zk.create(path, data, session.acl, CreateMode.CONTAINER);
+    } catch (KeeperException.NodeExistsException e) {
+      // made by another client
+    } catch (KeeperException.NoNodeException e) {
+      makeDirs(zk, path.substring(0, path.lastIndexOf('/')), new byte[0]);
+      makeDirs(zk, path, data);
+    }
+  }
+
+  List<String> children(String dir, String what) {
+    return session.call(what, zk -> {
+      try {
+        return zk.getChildren(dir, false);
+      } catch (KeeperException.NoNodeException e) {
+        return List.of();
+      }
+    });
+  }
+
+  /**
+   * Takes the contender out of the queue: deletes its node, repeating through connection losses
+   * for up to the connection timeout. True if this call deleted the node; false if there was none
+   * or its session had ended (which deletes the node too). If the server cannot be reached in
+   * time, a background thread keeps trying until the delete succeeds or the session is gone, and
+   * the caller gets a {@link BackendUnavailableException} at once.
+   */
+  boolean leave(Contender c) {
+    try {
+      return delete(c, session.url.connectionTimeout());
+    } catch (BackendUnavailableException e) {
+      leaveLater(c);
+      throw e;
+    } finally {
+      contenders.remove(c.owner, c);
+    }
+  }
+
+  /** Deletes the contender's node in the background, until done or its session is gone. */
+  void leaveLater(Contender c) {
+    contenders.remove(c.owner, c);
+    if (c.node == null && !c.uncertain) {
+      return;
+    }
+    Thread t = new Thread(() -> {
+      try {
+        delete(c, session.sessionTimeout().plus(session.url.connectionTimeout()));
+      } catch (RuntimeException e) {
+        if (!session.isClosed()) {
+          log.warn("dlock: could not delete node {} of lock '{}' on {}; it goes when its session ends",
+              c.node, c.name, session.url.redacted(), e);
+        }
+      }
+    }, "dlock-zookeeper-leave");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private boolean delete(Contender c, Duration patience) {
+    int[] tries = {0};
+    return session.call("delete the node of " + c.owner + " for lock '" + c.name + "'", patience, zk -> {
+      if (c.uncertain && !adopt(zk, c)) {
+        return false;
+      }
+      if (c.node == null || c.sessionId != zk.getSessionId()) {
+        return false; // never created, or its session ended and took the node
+      }
+      try {
+        tries[0]++;
+        zk.delete(c.node, -1);
+        return true;
+      } catch (KeeperException.NoNodeException e) {
+        return tries[0] > 1; // an earlier try deleted it, and its answer was lost
+      }
+    });
+  }
+}
