@@ -17,6 +17,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The SQL of one database. Why one subclass per database: the atomic grant, the batch renewal and
@@ -27,10 +29,14 @@ import java.util.Set;
  * {@code {table}}; every value is a bind parameter. Times come from the database clock only.
  */
 abstract class Dialect {
+  private static final Logger log = LoggerFactory.getLogger(Dialect.class);
   /** The statements of one dialect, in the parameter order the methods below document. */
   record Statements(String holder, String inspect, String inspectAll, String release, String clear,
-      String arm, String leave, String wakeNext, String heartbeat, String purge, String inboxOwners,
-      String leaveAll) {}
+      String arm, String leave, String queued, String wakeNext, String heartbeat, String purge,
+      String inboxOwners, String leaveAll) {}
+
+  /** What a release found: the lease was not held, or it was and the queue is empty, or not. */
+  enum Released { NOT_HELD, NO_QUEUE, QUEUE }
 
   final String table;
   private final int timeoutSeconds;
@@ -49,6 +55,10 @@ abstract class Dialect {
   private static final String LEAVE = """
       DELETE FROM {table}_waiters WHERE name = ? AND owner = ?""";
 
+  /** Whether anyone queues for a name: far cheaper than the wake-up, which most releases skip. */
+  static final String QUEUED = """
+      SELECT EXISTS (SELECT 1 FROM {table}_waiters WHERE name = ?)""";
+
   private static final String INBOX_OWNERS = """
       SELECT owner FROM {table}_waiters WHERE inbox = ?""";
 
@@ -59,7 +69,7 @@ abstract class Dialect {
   final void use(String holder, String inspect, String inspectAll, String release, String arm,
       String wakeNext, String heartbeat, String purge) {
     this.sql = new Statements(holder, inspect, inspectAll, release, sql(CLEAR), arm, sql(LEAVE),
-        wakeNext, heartbeat, purge, sql(INBOX_OWNERS), sql(LEAVE_ALL));
+        sql(QUEUED), wakeNext, heartbeat, purge, sql(INBOX_OWNERS), sql(LEAVE_ALL));
   }
 
   /** The dialect for the database behind {@code meta}, or a LockException naming the product. */
@@ -158,18 +168,47 @@ abstract class Dialect {
   }
 
   /**
-   * Releases {@code g} as {@link #release} does and, if it was held, wakes the next waiter as
-   * {@link #wakeNext} does. The default runs both in one transaction, three round trips; a dialect
-   * that can send both statements at once overrides it.
+   * Releases {@code g} as {@link #release} does and, if it was held and someone queues for the
+   * name, wakes the next waiter as {@link #wakeNext} does, in a transaction of its own. Why apart:
+   * the look at the queue is cheap and the wake-up is not, and most releases find no queue. The
+   * look runs after the release has committed, so it sees every waiter that queued before: a
+   * waiter queues, then tries the row, and that try either saw the row free or waited on the
+   * release's row lock. A wake-up that fails is logged, not thrown, as the release has happened;
+   * the waiter's own retry, at least once per the client's {@code maxPollInterval}, stands in.
    */
-  boolean releaseAndWake(Connection c, Grant g, long liveMicros) throws SQLException {
-    return inTransaction(c, () -> {
-      if (!release(c, g)) {
-        return false;
+  final boolean releaseAndWake(Connection c, Grant g, long liveMicros) throws SQLException {
+    Released r = releaseAndLook(c, g);
+    if (r == Released.QUEUE) {
+      try {
+        wakeNext(c, g.name(), liveMicros);
+      } catch (SQLException e) {
+        log.warn("dlock: released lock '{}' but could not wake its next waiter, which will find it"
+            + " free at its next retry: {}", g.name(), e.toString());
       }
-      wakeNext(c, g.name(), liveMicros);
-      return true;
-    });
+    }
+    return r != Released.NOT_HELD;
+  }
+
+  /**
+   * Releases {@code g} and, if it was held, looks at the queue of its name with a snapshot taken
+   * after the release. The default takes two round trips; a dialect that can send both
+   * statements at once overrides it.
+   */
+  Released releaseAndLook(Connection c, Grant g) throws SQLException {
+    if (!release(c, g)) {
+      return Released.NOT_HELD;
+    }
+    try (PreparedStatement ps = prepare(c, sql.queued())) {
+      ps.setString(1, g.name());
+      try (ResultSet rs = ps.executeQuery()) {
+        return queue(rs);
+      }
+    }
+  }
+
+  /** The look's answer, the one boolean row of {@link #QUEUED}. */
+  static Released queue(ResultSet rs) throws SQLException {
+    return rs.next() && rs.getBoolean(1) ? Released.QUEUE : Released.NO_QUEUE;
   }
 
   /** Clears owner and expiry if {@code owner} holds the row, whatever its token or expiry. */

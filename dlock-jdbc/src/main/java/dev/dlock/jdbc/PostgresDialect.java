@@ -7,8 +7,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * PostgreSQL. Why these statements: an upsert whose DO UPDATE carries the expiry test grants a free
@@ -16,12 +14,10 @@ import org.slf4j.LoggerFactory;
  * is re-checked once the lock is released, so two grants never both succeed); renewal passes all
  * grants as three arrays and gets back the rows it extended; waking the next waiter deletes its
  * queue row and NOTIFYs its client's inbox channel with the lock name in the release's own
- * transaction, so the notice goes out only once its delete is committed. A release looks at the
- * queue in the same round trip and runs the wake-up only if someone is queued: the wake-up is the
- * dearest statement of the lot, and an uncontended release needs none.
+ * transaction, so the notice goes out only once its delete is committed; a release and its look
+ * at the queue travel together in one round trip.
  */
 final class PostgresDialect extends Dialect {
-  private static final Logger log = LoggerFactory.getLogger(PostgresDialect.class);
   private static final String GRANT = """
       INSERT INTO {table} AS l (name, owner, token, expires_at, acquired_at)
       VALUES (?, ?, 1, now() + ? * INTERVAL '1 microsecond', now())
@@ -67,11 +63,9 @@ final class PostgresDialect extends Dialect {
         ORDER BY q.queued_at, q.owner LIMIT 1)
       RETURNING pg_notify(w.inbox, w.name)""";
 
-  // Two statements sent in one round trip. Each takes its own snapshot, so the look sees every
-  // waiter queued before the release cleared the row: a waiter queues, then tries the row, and that
-  // try either saw the row free or was made before the release and waited on the row's lock.
-  private static final String RELEASE_AND_LOOK = RELEASE + ";\n" + """
-      SELECT EXISTS (SELECT 1 FROM {table}_waiters WHERE name = ?)""";
+  // The release and the look at the queue in one round trip: two statements, each with its own
+  // snapshot, so the look sees every waiter queued before the release (see releaseAndWake).
+  private static final String RELEASE_AND_LOOK = RELEASE + ";\n" + QUEUED;
 
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = now() WHERE inbox = ?""";
@@ -109,36 +103,22 @@ final class PostgresDialect extends Dialect {
     return queryToken(c, grant, name, owner, leaseMicros);
   }
 
-  /**
-   * Releases, and wakes the next waiter if the queue has any, in a transaction of its own: the
-   * release has committed by then, so a wake-up that fails is logged, and the waiter's own retry,
-   * at least once per the client's {@code maxPollInterval} (1 s by default), stands in for it.
-   */
   @Override
-  boolean releaseAndWake(Connection c, Grant g, long liveMicros) throws SQLException {
-    boolean released;
-    boolean queued;
+  Released releaseAndLook(Connection c, Grant g) throws SQLException {
     try (PreparedStatement ps = prepare(c, releaseAndLook)) {
       ps.setString(1, g.name());
       ps.setString(2, g.owner());
       ps.setLong(3, g.token());
       ps.setString(4, g.name());
       ps.execute();
-      released = ps.getUpdateCount() == 1;
+      if (ps.getUpdateCount() != 1) {
+        return Released.NOT_HELD;
+      }
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {
-        queued = rs.next() && rs.getBoolean(1);
+        return queue(rs);
       }
     }
-    if (released && queued) {
-      try {
-        wakeNext(c, g.name(), liveMicros);
-      } catch (SQLException e) {
-        log.warn("dlock: released lock '{}' but could not wake its next waiter, which will find it"
-            + " free at its next retry: {}", g.name(), e.toString());
-      }
-    }
-    return released;
   }
 
   @Override

@@ -234,6 +234,33 @@ abstract class LeaseBackendCases {
 
 
   @Test
+  void aWakeUpThatFailsLeavesTheReleaseDoneAndTheWaiterQueued() throws Exception {
+    LockBackend holder = backend(new RecordingContext("h"),
+        JdbcLockBackend.builder().url(db().url()).queryTimeout(Duration.ofSeconds(1)));
+    RecordingContext waiting = new RecordingContext("w1");
+    LockBackend b1 = backend(waiting);
+    String name = name();
+    Grant held = granted(holder, name, "h:1");
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+
+    try (Connection c = db().dataSource().getConnection()) {
+      c.setAutoCommit(false);
+      try (PreparedStatement ps = c.prepareStatement(
+          "SELECT owner FROM dlock_locks_waiters WHERE name = ? FOR UPDATE")) {
+        ps.setString(1, name);
+        try (ResultSet rs = ps.executeQuery()) {
+          assertThat(rs.next()).as("the waiter's queue row").isTrue();
+        }
+      }
+      // The wake-up waits on the queue row locked here until its 1 s timeout: the release stands.
+      assertThat(holder.release(held)).isTrue();
+      c.rollback();
+    }
+    assertThat(waiting.nextWakeUp(Duration.ZERO)).as("woken by the failed wake-up").isNull();
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).as("the waiter's own retry").isTrue();
+  }
+
+  @Test
   void aReleaseByAnotherOwnerFreesNothingAndWakesNoOne() throws InterruptedException {
     LockBackend holder = backend(new RecordingContext("h"));
     RecordingContext waiting = new RecordingContext("w1");
