@@ -39,7 +39,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -71,8 +70,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   private final StatefulRedisPubSubConnection<byte[], byte[]> pubSub;
   private final Scripts scripts;
   private final KindLocks kindLocks;
-  /** Owners of this client that may hold a place in a queue, to what they wait for. */
-  private final ConcurrentHashMap<String, Waiting> queued = new ConcurrentHashMap<>();
+  private final QueuedOwners queued = new QueuedOwners();
   private volatile BackendContext context;
   private volatile boolean closed;
 
@@ -143,12 +141,6 @@ final class RedisBackend implements LockBackend, Abandonable {
     return kindLocks.tryAcquire(request);
   }
 
-  /**
-   * A waiting owner: the name, its lease in milliseconds, and the retry a wake-up sent for it
-   * before its thread woke ({@code early}, sent at {@code sentAt} on the context's ticker), if any.
-   */
-  private record Waiting(String name, byte[] leaseMs, RedisFuture<Object> early, long sentAt) {}
-
   @Override
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     checkOpen();
@@ -159,9 +151,7 @@ final class RedisBackend implements LockBackend, Abandonable {
         return early;
       }
     }
-    // Recorded before the call: a wake-up may arrive before the answer that queued the owner.
-    Waiting before = willWait ? queued.put(owner, new Waiting(name, leaseMs, null, 0)) : null;
-    String mode = !willWait ? "0" : before == null ? "1" : "2";
+    String mode = !willWait ? "0" : queued.waits(owner, name, leaseMs) ? "2" : "1";
     List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
         keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
     return answer(r, owner, willWait, null);
@@ -172,22 +162,14 @@ final class RedisBackend implements LockBackend, Abandonable {
    * failed (the caller then asks as usual; the script grants a repeated request once).
    */
   private Attempt takeEarly(String name, String owner) {
-    Waiting[] taken = {null};
-    queued.computeIfPresent(owner, (o, w) -> {
-      if (w.early() == null || !w.name().equals(name)) {
-        return w;
-      }
-      taken[0] = w;
-      return new Waiting(w.name(), w.leaseMs(), null, 0);
-    });
-    Waiting w = taken[0];
+    QueuedOwners.Early w = queued.takeEarly(owner, name);
     if (w == null) {
       return null;
     }
     List<Object> r;
     try {
       @SuppressWarnings("unchecked")
-      List<Object> reply = (List<Object>) scripts.await(w.early());
+      List<Object> reply = (List<Object>) scripts.await(w.reply());
       r = reply;
     } catch (RuntimeException e) {
       log.debug("dlock: the early retry for lock '{}' failed; asking again", name, e);
@@ -270,30 +252,14 @@ final class RedisBackend implements LockBackend, Abandonable {
   /**
    * A release reserved {@code name} for {@code owner}, a waiter of this client. The retry that
    * takes the reservation is sent at once, from this I/O thread, so its reply is on its way while
-   * the waiting thread wakes; the thread then finds it ({@link #takeEarly}). Sent inside the
-   * map's compute, it goes out before any cancel of the owner, which removes the entry first, so
-   * the cancel also frees what the retry was granted.
+   * the waiting thread wakes; the thread then finds it ({@link #takeEarly}). It goes out before
+   * any cancel of the owner ({@link QueuedOwners}), so the cancel also frees what it was granted.
    */
   private void notified(String name, String owner) {
     BackendContext c = context;
-    boolean[] waiting = {false};
-    queued.computeIfPresent(owner, (o, w) -> {
-      if (!w.name().equals(name)) {
-        return w;
-      }
-      waiting[0] = true;
-      if (w.early() != null || closed) {
-        return w;
-      }
-      long sentAt = c.ticker().read();
-      try {
-        return new Waiting(name, w.leaseMs(), scripts.send(Script.ACQUIRE, keys.of(name), utf8(owner),
-            w.leaseMs(), ascii("2"), waiterTimeoutMs), sentAt);
-      } catch (RuntimeException e) {
-        return w; // not sent: the woken thread asks itself
-      }
-    });
-    if (waiting[0]) {
+    boolean waiting = queued.woken(owner, name, !closed, (n, leaseMs) -> scripts.send(Script.ACQUIRE,
+        keys.of(n), utf8(owner), leaseMs, ascii("2"), waiterTimeoutMs), () -> c.ticker().read());
+    if (waiting) {
       c.released(name);
     } else if (!closed) {
       // Nobody here waits as that owner any more: it gave up and its cancel was lost, or a retry
@@ -385,8 +351,8 @@ final class RedisBackend implements LockBackend, Abandonable {
     List<RedisFuture<Object>> sent = new ArrayList<>();
     try {
       if (connection.isOpen()) {
-        queued.forEach((owner, w) -> sent.add(scripts.send(Script.RELEASE, keys.of(w.name()),
-            utf8(owner), utf8("cancel"), keys.channels(), utf8(w.name()), waiterTimeoutMs)));
+        queued.forEach((owner, name) -> sent.add(scripts.send(Script.RELEASE, keys.of(name),
+            utf8(owner), utf8("cancel"), keys.channels(), utf8(name), waiterTimeoutMs)));
         kindLocks.sendCancels(sent);
       }
       LettuceFutures.awaitAll(Duration.ofSeconds(1), sent.toArray(RedisFuture[]::new));
