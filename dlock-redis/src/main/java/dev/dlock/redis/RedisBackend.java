@@ -53,7 +53,9 @@ import org.slf4j.LoggerFactory;
  * whose client still listens and publishes to that client's channel only, so one client wakes per
  * release; the reserved waiter takes the lock on its retry, which the message itself sends. A waiter's place lapses when it has not
  * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
- * lost notification costs at most a third of it. The other kinds live in {@link KindLocks}.
+ * lost notification costs at most a third of it. A release to another thread of this client is
+ * one script that moves the grant to the new owner with the next token ({@link #handOff}). The
+ * other kinds live in {@link KindLocks}.
  */
 final class RedisBackend implements LockBackend, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
@@ -229,6 +231,27 @@ final class RedisBackend implements LockBackend, Abandonable {
       return kindLocks.release(grant);
     }
     return runRelease(grant.name(), grant.owner(), "release");
+  }
+
+  @Override
+  public boolean handsOff() {
+    return true;
+  }
+
+  /**
+   * Passes an exclusive grant to another owner of this client with one script: the lock is never
+   * free, nobody is woken, and owners of other clients stay queued behind it (the engine limits
+   * how many hand-offs run in a row). The other kinds decline, and the engine releases them.
+   */
+  @Override
+  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+    checkOpen();
+    if (grant.kind() != LockKind.EXCLUSIVE) {
+      return null;
+    }
+    Long token = call("hand off lock '" + grant.name() + "'", () -> scripts.run(Script.HANDOFF,
+        keys.of(grant.name()), utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime))));
+    return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
   }
 
   @Override

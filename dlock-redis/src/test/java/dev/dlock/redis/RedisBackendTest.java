@@ -21,7 +21,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -127,6 +129,45 @@ class RedisBackendTest {
     assertThat(delta.get("evalsha")).as("commands sent, reentry included").isEqualTo(2L * cycles);
     assertThat(delta).as("commands run by the server per %d cycles", cycles).containsExactlyInAnyOrderEntriesOf(
         Map.of("evalsha", 2L * cycles, "set", (long) cycles, "incr", (long) cycles, "getdel", (long) cycles));
+  }
+
+  @Test
+  void aReleaseToAThreadOfTheSameClientIsOneCommandAndWakesNoOtherClient() throws Exception {
+    String name = "handoff-" + System.nanoTime();
+    Counter events = new Counter();
+    DistributedLock lock = client("", events, Duration.ofSeconds(30)).lock(name);
+    Counter otherEvents = new Counter();
+    DistributedLock other = client("", otherEvents, Duration.ofSeconds(30)).lock(name);
+    Lease first = lock.acquire();
+    Future<Long> otherToken = clients.tokenOf(other, Duration.ofSeconds(30));
+    assertThat(otherEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
+    // One thread of the holder's client waits at the server, behind the other client; the next
+    // waits in the client, for the one thread per name that the client lets ask the server.
+    Future<Long> atServer = clients.tokenOf(lock, Duration.ofSeconds(30));
+    assertThat(events.await("waited", 1, Duration.ofSeconds(10))).isTrue();
+    CompletableFuture<Long> handed = new CompletableFuture<>();
+    CountDownLatch done = new CountDownLatch(1);
+    clients.threads().submit(() -> {
+      try (Lease l = lock.acquire(Duration.ofSeconds(30))) {
+        handed.complete(l.token());
+        done.await();
+      }
+      return null;
+    });
+    assertThat(events.await("waited", 1, Duration.ofSeconds(10))).isTrue();
+
+    Map<String, Long> before = server.commandCalls();
+    first.close();
+    assertThat(handed.get(10, TimeUnit.SECONDS)).isGreaterThan(first.token());
+    Map<String, Long> delta = delta(before, server.commandCalls());
+    assertThat(delta).as("the hand-off's commands").containsEntry("incr", 1L)
+        .doesNotContainKeys("publish", "getdel", "del");
+    assertThat(otherEvents.get("woken")).as("the other client, by the hand-off").isZero();
+
+    done.countDown();
+    long others = otherToken.get(10, TimeUnit.SECONDS);
+    assertThat(others).as("the other client, after the release").isGreaterThan(handed.get());
+    assertThat(atServer.get(10, TimeUnit.SECONDS)).as("in its turn").isGreaterThan(others);
   }
 
   @Test

@@ -79,7 +79,10 @@ class RedisWaitingTest {
     assertThat(grants).isEqualTo(waiters);
     assertThat(publishes).as("PUBLISH calls: at most one per release").isLessThanOrEqualTo(releases);
     assertThat(woken).as("clients woken: exactly one per PUBLISH").isEqualTo((int) publishes);
-    assertThat(publishes).as("releases that handed over to another client").isGreaterThanOrEqualTo(waiters / 2);
+    // A client's ten threads hold the lock at most nine in a row (a grant from the server, then at
+    // most eight hand-offs inside the client), so every client is woken by another's release twice.
+    assertThat(publishes).as("releases that handed over to another client")
+        .isGreaterThanOrEqualTo(2L * clientCount);
     // One grant per waiter, plus at most one refused try per release (the releasing client's next
     // thread finds the lock reserved for another client), plus about one retry per queued client
     // and second. A herd would be one try per client per release.
