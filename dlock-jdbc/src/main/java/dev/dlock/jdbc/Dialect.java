@@ -121,6 +121,12 @@ abstract class Dialect {
   /** Grants {@code name} to {@code owner} if free or expired, with the next token; null if held. */
   abstract Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException;
 
+  /**
+   * Moves the grant {@code g}, if still held, to {@code owner} with the next token and a new lease,
+   * in one statement; the new token, or null if {@code g} was no longer held. Nobody is woken.
+   */
+  abstract Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException;
+
   /** Extends the leases still held by their owner with their token; returns those extended. */
   abstract Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException;
 
@@ -270,6 +276,29 @@ abstract class Dialect {
       try (ResultSet rs = ps.executeQuery()) {
         return rs.next() ? rs.getLong(1) : null;
       }
+    }
+  }
+
+  /**
+   * Binds a hand-off statement's parameters: the new owner, the lease, then the name, owner and
+   * token of the grant handed off.
+   */
+  static PreparedStatement bindHandOff(PreparedStatement ps, Grant g, String owner, long leaseMicros)
+      throws SQLException {
+    ps.setString(1, owner);
+    ps.setLong(2, leaseMicros);
+    ps.setString(3, g.name());
+    ps.setString(4, g.owner());
+    ps.setLong(5, g.token());
+    return ps;
+  }
+
+  /** Runs a hand-off statement that returns the new token as its one row, or no row. */
+  final Long queryHandOff(Connection c, String statement, Grant g, String owner, long leaseMicros)
+      throws SQLException {
+    try (PreparedStatement ps = bindHandOff(prepare(c, statement), g, owner, leaseMicros);
+        ResultSet rs = ps.executeQuery()) {
+      return rs.next() ? rs.getLong(1) : null;
     }
   }
 

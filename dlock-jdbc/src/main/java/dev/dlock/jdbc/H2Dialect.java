@@ -30,6 +30,13 @@ final class H2Dialect extends Dialect {
           VALUES (s.name, s.owner, 1, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
                   CURRENT_TIMESTAMP))""";
 
+  private static final String HAND_OFF = """
+      SELECT token FROM FINAL TABLE (
+        UPDATE {table} SET owner = ?, token = token + 1,
+          expires_at = DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP),
+          acquired_at = CURRENT_TIMESTAMP
+        WHERE name = ? AND owner = ? AND token = ? AND expires_at > CURRENT_TIMESTAMP)""";
+
   private static final String HOLDER = """
       SELECT owner, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
       FROM {table} WHERE name = ?""";
@@ -77,6 +84,7 @@ final class H2Dialect extends Dialect {
       WHERE seen_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)""";
 
   private final String grant = sql(GRANT);
+  private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
 
   H2Dialect(String table, int timeoutSeconds) {
@@ -105,6 +113,11 @@ final class H2Dialect extends Dialect {
       }
       throw e;
     }
+  }
+
+  @Override
+  Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
+    return queryHandOff(c, handOff, g, owner, leaseMicros);
   }
 
   @Override

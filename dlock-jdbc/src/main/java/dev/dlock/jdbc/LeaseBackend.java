@@ -160,6 +160,23 @@ final class LeaseBackend implements LockBackend {
   }
 
   @Override
+  public boolean handsOff() {
+    return true;
+  }
+
+  /**
+   * Moves the grant to another owner of this client in one statement, with the next token: the
+   * row is never free, and no waiter is woken (the engine limits how many run in a row).
+   */
+  @Override
+  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+    Dialect d = dialect();
+    long micros = micros(leaseTime);
+    Long token = db.run("hand over lock '" + grant.name() + "'", c -> d.handOff(c, grant, owner, micros));
+    return token == null ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
+  }
+
+  @Override
   public void cancel(String name, String owner) {
     if (closed) {
       return; // close() removed this client's queue rows

@@ -30,6 +30,12 @@ final class MariaDbDialect extends Dialect {
 
   private static final String LAST_TOKEN = "SELECT LAST_INSERT_ID()";
 
+  private static final String HAND_OFF = """
+      UPDATE {table}
+      SET token = LAST_INSERT_ID(token + 1), owner = ?,
+          expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, acquired_at = UTC_TIMESTAMP(6)
+      WHERE name = ? AND owner = ? AND token = ? AND expires_at > UTC_TIMESTAMP(6)""";
+
   private static final String INSERT = """
       INSERT INTO {table} (name, owner, token, expires_at, acquired_at)
       VALUES (?, ?, 1, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6))""";
@@ -83,6 +89,7 @@ final class MariaDbDialect extends Dialect {
 
   private final String grant = sql(GRANT);
   private final String insert = sql(INSERT);
+  private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
   private final String renewed = sql(RENEWED);
   private final boolean mysql;
@@ -117,16 +124,7 @@ final class MariaDbDialect extends Dialect {
       ps.setLong(2, leaseMicros);
       ps.setString(3, name);
       if (ps.executeUpdate() == 1) {
-        // The OK packet carries LAST_INSERT_ID(expr) as the generated key: no second round trip.
-        try (ResultSet keys = ps.getGeneratedKeys()) {
-          if (keys.next()) {
-            return keys.getLong(1);
-          }
-        }
-        try (PreparedStatement last = prepare(c, LAST_TOKEN); ResultSet rs = last.executeQuery()) {
-          rs.next();
-          return rs.getLong(1);
-        }
+        return newToken(c, ps);
       }
     }
     // Held, or a name never used: a first grant creates the row with token 1.
@@ -141,6 +139,28 @@ final class MariaDbDialect extends Dialect {
         return null;
       }
       throw e;
+    }
+  }
+
+  @Override
+  Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(handOff, Statement.RETURN_GENERATED_KEYS)) {
+      ps.setQueryTimeout(timeoutSeconds());
+      return bindHandOff(ps, g, owner, leaseMicros).executeUpdate() == 1 ? newToken(c, ps) : null;
+    }
+  }
+
+  /** The token an UPDATE that set LAST_INSERT_ID(token + 1) on one row gave that row. */
+  private Long newToken(Connection c, PreparedStatement ps) throws SQLException {
+    // The OK packet carries LAST_INSERT_ID(expr) as the generated key: no second round trip.
+    try (ResultSet keys = ps.getGeneratedKeys()) {
+      if (keys.next()) {
+        return keys.getLong(1);
+      }
+    }
+    try (PreparedStatement last = prepare(c, LAST_TOKEN); ResultSet rs = last.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
     }
   }
 

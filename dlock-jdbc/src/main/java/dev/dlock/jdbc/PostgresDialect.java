@@ -27,6 +27,12 @@ final class PostgresDialect extends Dialect {
         WHERE l.owner IS NULL OR l.expires_at <= now()
       RETURNING l.token""";
 
+  private static final String HAND_OFF = """
+      UPDATE {table} SET owner = ?, token = token + 1,
+        expires_at = now() + ? * INTERVAL '1 microsecond', acquired_at = now()
+      WHERE name = ? AND owner = ? AND token = ? AND expires_at > now()
+      RETURNING token""";
+
   private static final String HOLDER = """
       SELECT owner, CAST(EXTRACT(EPOCH FROM expires_at - now()) * 1000000 AS BIGINT)
       FROM {table} WHERE name = ?""";
@@ -74,6 +80,7 @@ final class PostgresDialect extends Dialect {
       DELETE FROM {table}_waiters WHERE seen_at < now() - ? * INTERVAL '1 microsecond'""";
 
   private final String grant = sql(GRANT);
+  private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
   private final String releaseAndLook = sql(RELEASE_AND_LOOK);
 
@@ -101,6 +108,11 @@ final class PostgresDialect extends Dialect {
   @Override
   Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
     return queryToken(c, grant, name, owner, leaseMicros);
+  }
+
+  @Override
+  Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
+    return queryHandOff(c, handOff, g, owner, leaseMicros);
   }
 
   @Override

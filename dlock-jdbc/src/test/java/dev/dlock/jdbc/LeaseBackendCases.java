@@ -234,6 +234,27 @@ abstract class LeaseBackendCases {
 
 
   @Test
+  void aHandOffMovesTheGrantWithTheNextTokenAndWakesNoOne() throws InterruptedException {
+    LockBackend holder = backend(new RecordingContext("h"));
+    RecordingContext waiting = new RecordingContext("w1");
+    LockBackend b1 = backend(waiting);
+    String name = name();
+    Grant held = granted(holder, name, "h:1");
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+
+    Attempt a = holder.handOff(held, "h:2", LONG);
+    assertThat(a.isGranted()).as("%s", a).isTrue();
+    assertThat(a.token()).isGreaterThan(held.token());
+    assertThat(holder.release(held)).as("the grant handed off").isFalse();
+    assertThat(holder.handOff(held, "h:3", LONG).isGranted()).as("a grant handed off already").isFalse();
+    assertThat(waiting.nextWakeUp(Duration.ofMillis(300))).as("another client's waiter").isNull();
+
+    assertThat(holder.release(new Grant(name, "h:2", a.token()))).isTrue();
+    assertThat(waiting.nextWakeUp(PATIENCE)).isEqualTo(name);
+    assertThat(granted(b1, name, "w1:1").token()).isGreaterThan(a.token());
+  }
+
+  @Test
   void aWakeUpThatFailsLeavesTheReleaseDoneAndTheWaiterQueued() throws Exception {
     LockBackend holder = backend(new RecordingContext("h"),
         JdbcLockBackend.builder().url(db().url()).queryTimeout(Duration.ofSeconds(1)));
