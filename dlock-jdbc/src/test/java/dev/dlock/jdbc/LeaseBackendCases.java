@@ -83,6 +83,19 @@ abstract class LeaseBackendCases {
     return new Grant(name, owner, a.token());
   }
 
+  /** A lock held by owner "h:1" of {@code holder}, and owner "w1:1" of another backend queued for it. */
+  private record HeldWithWaiter(LockBackend holder, LockBackend waiterBackend, RecordingContext waiting,
+      String name, Grant held) {}
+
+  private HeldWithWaiter heldWithWaiter(LockBackend holder) {
+    RecordingContext waiting = new RecordingContext("w1");
+    LockBackend b1 = backend(waiting);
+    String name = name();
+    Grant held = granted(holder, name, "h:1");
+    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    return new HeldWithWaiter(holder, b1, waiting, name, held);
+  }
+
   private Object query(String sql, Object... args) throws SQLException {
     try (Connection c = db().dataSource().getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
@@ -235,68 +248,53 @@ abstract class LeaseBackendCases {
 
   @Test
   void aHandOffMovesTheGrantWithTheNextTokenAndWakesNoOne() throws InterruptedException {
-    LockBackend holder = backend(new RecordingContext("h"));
-    RecordingContext waiting = new RecordingContext("w1");
-    LockBackend b1 = backend(waiting);
-    String name = name();
-    Grant held = granted(holder, name, "h:1");
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    HeldWithWaiter q = heldWithWaiter(backend(new RecordingContext("h")));
 
-    Attempt a = holder.handOff(held, "h:2", LONG);
+    Attempt a = q.holder().handOff(q.held(), "h:2", LONG);
     assertThat(a.isGranted()).as("%s", a).isTrue();
-    assertThat(a.token()).isGreaterThan(held.token());
-    assertThat(holder.release(held)).as("the grant handed off").isFalse();
-    assertThat(holder.handOff(held, "h:3", LONG).isGranted()).as("a grant handed off already").isFalse();
-    assertThat(waiting.nextWakeUp(Duration.ofMillis(300))).as("another client's waiter").isNull();
+    assertThat(a.token()).isGreaterThan(q.held().token());
+    assertThat(q.holder().release(q.held())).as("the grant handed off").isFalse();
+    assertThat(q.holder().handOff(q.held(), "h:3", LONG).isGranted()).as("a grant handed off already").isFalse();
+    assertThat(q.waiting().nextWakeUp(Duration.ofMillis(300))).as("another client's waiter").isNull();
 
-    assertThat(holder.release(new Grant(name, "h:2", a.token()))).isTrue();
-    assertThat(waiting.nextWakeUp(PATIENCE)).isEqualTo(name);
-    assertThat(granted(b1, name, "w1:1").token()).isGreaterThan(a.token());
+    assertThat(q.holder().release(new Grant(q.name(), "h:2", a.token()))).isTrue();
+    assertThat(q.waiting().nextWakeUp(PATIENCE)).isEqualTo(q.name());
+    assertThat(granted(q.waiterBackend(), q.name(), "w1:1").token()).isGreaterThan(a.token());
   }
 
   @Test
   void aWakeUpThatFailsLeavesTheReleaseDoneAndTheWaiterQueued() throws Exception {
-    LockBackend holder = backend(new RecordingContext("h"),
-        JdbcLockBackend.builder().url(db().url()).queryTimeout(Duration.ofSeconds(1)));
-    RecordingContext waiting = new RecordingContext("w1");
-    LockBackend b1 = backend(waiting);
-    String name = name();
-    Grant held = granted(holder, name, "h:1");
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    HeldWithWaiter q = heldWithWaiter(backend(new RecordingContext("h"),
+        JdbcLockBackend.builder().url(db().url()).queryTimeout(Duration.ofSeconds(1))));
 
     try (Connection c = db().dataSource().getConnection()) {
       c.setAutoCommit(false);
       try (PreparedStatement ps = c.prepareStatement(
           "SELECT owner FROM dlock_locks_waiters WHERE name = ? FOR UPDATE")) {
-        ps.setString(1, name);
+        ps.setString(1, q.name());
         try (ResultSet rs = ps.executeQuery()) {
           assertThat(rs.next()).as("the waiter's queue row").isTrue();
         }
       }
       // The wake-up waits on the queue row locked here until its 1 s timeout: the release stands.
-      assertThat(holder.release(held)).isTrue();
+      assertThat(q.holder().release(q.held())).isTrue();
       c.rollback();
     }
-    assertThat(waiting.nextWakeUp(Duration.ZERO)).as("woken by the failed wake-up").isNull();
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).as("the waiter's own retry").isTrue();
+    assertThat(q.waiting().nextWakeUp(Duration.ZERO)).as("woken by the failed wake-up").isNull();
+    assertThat(q.waiterBackend().tryAcquire(q.name(), "w1:1", LONG, true).isGranted()).as("the waiter's own retry").isTrue();
   }
 
   @Test
   void aReleaseByAnotherOwnerFreesNothingAndWakesNoOne() throws InterruptedException {
-    LockBackend holder = backend(new RecordingContext("h"));
-    RecordingContext waiting = new RecordingContext("w1");
-    LockBackend b1 = backend(waiting);
-    String name = name();
-    Grant held = granted(holder, name, "h:1");
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    HeldWithWaiter q = heldWithWaiter(backend(new RecordingContext("h")));
 
-    assertThat(b1.release(new Grant(name, "w1:1", held.token()))).isFalse();
-    assertThat(holder.release(new Grant(name, "h:1", held.token() + 1))).isFalse();
-    assertThat(waiting.nextWakeUp(Duration.ofMillis(300))).isNull();
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    assertThat(q.waiterBackend().release(new Grant(q.name(), "w1:1", q.held().token()))).isFalse();
+    assertThat(q.holder().release(new Grant(q.name(), "h:1", q.held().token() + 1))).isFalse();
+    assertThat(q.waiting().nextWakeUp(Duration.ofMillis(300))).isNull();
+    assertThat(q.waiterBackend().tryAcquire(q.name(), "w1:1", LONG, true).isGranted()).isFalse();
 
-    assertThat(holder.release(held)).isTrue();
-    assertThat(waiting.nextWakeUp(PATIENCE)).isEqualTo(name);
+    assertThat(q.holder().release(q.held())).isTrue();
+    assertThat(q.waiting().nextWakeUp(PATIENCE)).isEqualTo(q.name());
   }
   @Test
   void aCancelledWaiterIsNotWoken() throws InterruptedException, SQLException {
