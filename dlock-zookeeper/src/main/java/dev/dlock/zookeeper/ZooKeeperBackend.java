@@ -33,7 +33,7 @@ import org.apache.zookeeper.data.Stat;
  * ephemeral sequential node under the lock's container directory; the smallest node holds the
  * lock; a waiter watches only its predecessor, so a release (one delete) wakes exactly one client.
  * An uncontended acquire is one round trip, a transaction that creates the node and tells whether
- * it is alone (see {@link #enter}); a contended one adds a getChildren and a watch, and a waiter
+ * it is alone (see {@link QueueNodes#enter}); a contended one adds a getChildren and a watch, and a waiter
  * that watched the head takes over when the head is deleted, without listing again. A fair lock is
  * the same recipe in a directory of its own (it is first come, first served already); the
  * read-write lock and the semaphore decide grants and watches in {@link ReadWriteQueue} and
