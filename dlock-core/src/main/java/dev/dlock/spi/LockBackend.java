@@ -157,7 +157,7 @@ public interface LockBackend extends AutoCloseable {
    * higher than {@code grant}'s and, like every token, lower than that of any grant made after it,
    * including grants to waiters that queued before the hand-off. The engine calls it on release when a thread of this client is
    * waiting for the same lock, at most a few times in a row, so that other clients are not starved.
-   * Only called if {@link #handsOff()}.
+   * Only called if {@link #handsOff()}, and only for grants of kind {@link LockKind#EXCLUSIVE}.
    *
    * @param grant     the grant being released
    * @param owner     the owner that takes it; it has no place in the backend's queue

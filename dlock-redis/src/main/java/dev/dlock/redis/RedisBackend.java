@@ -241,14 +241,11 @@ final class RedisBackend implements LockBackend, Abandonable {
   /**
    * Passes an exclusive grant to another owner of this client with one script: the lock is never
    * free, nobody is woken, and owners of other clients stay queued behind it (the engine limits
-   * how many hand-offs run in a row). The other kinds decline, and the engine releases them.
+   * how many hand-offs run in a row).
    */
   @Override
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     checkOpen();
-    if (grant.kind() != LockKind.EXCLUSIVE) {
-      return null;
-    }
     Long token = call("hand off lock '" + grant.name() + "'", () -> scripts.run(Script.HANDOFF,
         keys.of(grant.name()), utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime))));
     return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);

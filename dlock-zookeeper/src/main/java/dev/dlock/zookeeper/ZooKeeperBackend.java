@@ -256,7 +256,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     session.checkOpen();
     Contender c = contenders.get(grant.owner());
-    if (c == null || !c.holds(grant) || c.kind != LockKind.EXCLUSIVE || c.sessionId != session.sessionId()) {
+    if (c == null || !c.holds(grant) || c.sessionId != session.sessionId()) {
       return Attempt.held(Duration.ZERO, null);
     }
     if (c.token - (c.zxid << HAND_OFF_BITS) >= MAX_HAND_OFFS || !session.connected()) {
