@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.jdbc.internal.NoWaitProbeSocketFactory;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.Urls;
 import java.sql.Driver;
@@ -227,9 +228,27 @@ public final class JdbcLockBackend {
             queryTimeout, pool);
       }
       String jdbcUrl = url;
-      PgListener.Opener unpooled = () -> driver.connect(jdbcUrl, new Properties());
+      Properties listenProperties = listenProperties(driver);
+      PgListener.Opener unpooled = () -> driver.connect(jdbcUrl, listenProperties);
       return new LeaseBackend(new Database(pool, redacted), false, table, createTable,
           serverTimeout ? Duration.ZERO : queryTimeout, unpooled, pool);
     }
+  }
+
+  /**
+   * The properties of the LISTEN connection: PostgreSQL's driver gets sockets that answer its
+   * look for a further message at once (see {@link NoWaitProbeSocketFactory}), if it can load
+   * them; a {@code socketFactory} in the URL wins over this one.
+   */
+  static Properties listenProperties(Driver driver) {
+    Properties p = new Properties();
+    String name = NoWaitProbeSocketFactory.class.getName();
+    try {
+      Class.forName(name, false, driver.getClass().getClassLoader());
+      p.setProperty("socketFactory", name);
+    } catch (ClassNotFoundException | LinkageError e) {
+      // The driver cannot see dlock's classes (separate class loaders): plain sockets, 1 ms slower.
+    }
+    return p;
   }
 }

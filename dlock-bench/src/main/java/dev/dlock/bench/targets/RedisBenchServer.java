@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import redis.embedded.RedisServer;
 import redis.embedded.core.ExecutableProvider;
 
@@ -77,17 +78,27 @@ public final class RedisBenchServer {
     return RedisClient.create(uri);
   }
 
-  /** Calls of every command since start, from INFO commandstats, except INFO and PING. */
-  static long commandCalls(StatefulRedisConnection<String, String> c) {
-    long total = 0;
+  /** The commands that run a script, as INFO commandstats names them. */
+  private static final Set<String> SCRIPT_CALLS =
+      Set.of("eval", "evalsha", "eval_ro", "evalsha_ro", "fcall", "fcall_ro");
+
+  /**
+   * Calls since start, from INFO commandstats, INFO and PING left out: {script calls, all calls},
+   * where all calls count the commands a script runs as well as the script call.
+   */
+  static long[] commandCalls(StatefulRedisConnection<String, String> c) {
+    long[] calls = new long[2];
     for (String line : c.sync().info("commandstats").split("\r?\n")) {
       if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")
           && !line.startsWith("cmdstat_ping:")) {
+        String command = line.substring("cmdstat_".length(), line.indexOf(':'));
         int from = line.indexOf("calls=") + "calls=".length();
-        total += Long.parseLong(line.substring(from, line.indexOf(',', from)));
+        long n = Long.parseLong(line.substring(from, line.indexOf(',', from)));
+        calls[0] += SCRIPT_CALLS.contains(command) ? n : 0;
+        calls[1] += n;
       }
     }
-    return total;
+    return calls;
   }
 
   private static File binaryDir() {

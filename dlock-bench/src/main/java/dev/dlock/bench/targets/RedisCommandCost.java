@@ -17,7 +17,7 @@ import java.util.concurrent.locks.Lock;
  */
 final class RedisCommandCost {
   static final int CYCLES = 1000;
-  private static final Map<String, Double> MEASURED = new LinkedHashMap<>();
+  private static final Map<String, String> MEASURED = new LinkedHashMap<>();
 
   private RedisCommandCost() {}
 
@@ -28,14 +28,16 @@ final class RedisCommandCost {
       if (!Targets.REDIS_TARGETS.contains(t)) {
         continue;
       }
-      Double cost = MEASURED.computeIfAbsent(t, RedisCommandCost::measure);
-      sb.append(sb.length() == 0 ? "" : ", ").append(String.format(Locale.ROOT, "%s %.2f", t, cost));
+      sb.append(sb.length() == 0 ? "" : ", ").append(t).append(' ')
+          .append(MEASURED.computeIfAbsent(t, RedisCommandCost::measure));
     }
     return sb.length() == 0 ? "" : "Server-side commands per uncontended lock+unlock (INFO commandstats,"
-        + " commands inside scripts included, " + CYCLES + " cycles): " + sb + ".";
+        + " commands inside scripts included, " + CYCLES + " cycles; in brackets the script calls"
+        + " among them): " + sb + ".";
   }
 
-  private static double measure(String name) {
+  /** "total (script calls)" per cycle, for example "5.00 (2.00)". */
+  private static String measure(String name) {
     Target target = Targets.create(name);
     RedisClient admin = RedisBenchServer.admin();
     try (StatefulRedisConnection<String, String> c = admin.connect()) {
@@ -46,12 +48,14 @@ final class RedisCommandCost {
           lock.lock();
           lock.unlock();
         }
-        long before = RedisBenchServer.commandCalls(c);
+        long[] before = RedisBenchServer.commandCalls(c);
         for (int i = 0; i < CYCLES; i++) {
           lock.lock();
           lock.unlock();
         }
-        return (RedisBenchServer.commandCalls(c) - before) / (double) CYCLES;
+        long[] after = RedisBenchServer.commandCalls(c);
+        return String.format(Locale.ROOT, "%.2f (%.2f)", (after[1] - before[1]) / (double) CYCLES,
+            (after[0] - before[0]) / (double) CYCLES);
       } finally {
         target.tearDown();
       }
