@@ -9,6 +9,8 @@ import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
@@ -16,7 +18,8 @@ import javax.sql.DataSource;
  * backend call must turn an SQLException into BackendUnavailableException (the database could not
  * be reached or answer in time) or LockException (anything else), never into "not acquired", and
  * must run in auto-commit mode whatever the pool's default, so each statement commits at once;
- * and a deadlock victim (InnoDB picks one now and then under contention) is simply run again.
+ * and a deadlock victim (InnoDB picks one now and then under contention) is simply run again,
+ * after a short random pause, so that two victims of one cycle do not meet again in lockstep.
  */
 final class Database {
   /** JDBC work on a borrowed connection. */
@@ -24,7 +27,7 @@ final class Database {
     T run(Connection c) throws SQLException;
   }
 
-  static final int ATTEMPTS = 3;
+  static final int ATTEMPTS = 4;
 
   private final DataSource dataSource;
   private volatile String description;
@@ -65,6 +68,8 @@ final class Database {
         if (attempt >= ATTEMPTS || !isDeadlock(e)) {
           throw failure(what, e);
         }
+        // Up to 1, 2, then 4 ms; an interrupt ends the pause early, and the next attempt runs.
+        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, 1_000_000L << (attempt - 1)));
       }
     }
   }

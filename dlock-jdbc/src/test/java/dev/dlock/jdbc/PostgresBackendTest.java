@@ -1,7 +1,18 @@
 package dev.dlock.jdbc;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 class PostgresBackendTest extends LeaseBackendCases {
   private static PostgresServer server;
@@ -31,4 +42,49 @@ class PostgresBackendTest extends LeaseBackendCases {
     return "TIMESTAMPTZ";
   }
 
+  /** {@link Database#run} against a real deadlock, whose victim each side's deadlock_timeout picks. */
+  @Test
+  void workChosenAsADeadlockVictimIsRunAgain() throws Exception {
+    server.execute("CREATE TABLE retry_rows (id INT PRIMARY KEY, v INT NOT NULL)",
+        "INSERT INTO retry_rows VALUES (1, 0), (2, 0)");
+    DataSource ds = server.dataSource();
+    Database db = new Database(ds, "test database");
+    AtomicInteger attempts = new AtomicInteger();
+    CountDownLatch holdsRow2 = new CountDownLatch(1);
+    try (Connection other = ds.getConnection()) {
+      other.setAutoCommit(false);
+      exec(other, "SET LOCAL deadlock_timeout = '10s'"); // so the work, not this side, is the victim
+      exec(other, "UPDATE retry_rows SET v = v + 1 WHERE id = 1");
+
+      CompletableFuture<Integer> work = CompletableFuture.supplyAsync(() -> db.run("update both rows", c -> {
+        int attempt = attempts.incrementAndGet();
+        c.setAutoCommit(false);
+        try {
+          exec(c, "SET LOCAL deadlock_timeout = '100ms'");
+          exec(c, "UPDATE retry_rows SET v = v + 1 WHERE id = 2");
+          holdsRow2.countDown();
+          exec(c, "UPDATE retry_rows SET v = v + 1 WHERE id = 1"); // waits for the other side
+          c.commit();
+          return attempt;
+        } catch (SQLException e) {
+          c.rollback();
+          throw e;
+        } finally {
+          c.setAutoCommit(true);
+        }
+      }));
+      assertThat(holdsRow2.await(30, TimeUnit.SECONDS)).isTrue();
+      // Waits for the work's row 2 while holding row 1: a cycle, which the work's side detects.
+      exec(other, "UPDATE retry_rows SET v = v + 1 WHERE id = 2");
+      other.commit();
+
+      assertThat(work.get(30, TimeUnit.SECONDS)).as("the attempt that succeeded").isEqualTo(2);
+    }
+  }
+
+  private static void exec(Connection c, String sql) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute(sql);
+    }
+  }
 }
