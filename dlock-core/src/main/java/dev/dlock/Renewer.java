@@ -26,6 +26,7 @@ final class Renewer {
   private final ScheduledExecutorService scheduler;
   private final Duration leaseTime;
   private final long leaseNanos;
+  private final long period;
   private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
   private volatile RuntimeException lastFailure;
 
@@ -34,7 +35,7 @@ final class Renewer {
     this.scheduler = scheduler;
     this.leaseTime = leaseTime;
     this.leaseNanos = leaseTime.toNanos();
-    long period = Math.max(1, leaseNanos / 3);
+    this.period = Math.max(1, leaseNanos / 3);
     scheduler.scheduleWithFixedDelay(this::renewAllGuarded, period, period, TimeUnit.NANOSECONDS);
   }
 
@@ -42,8 +43,19 @@ final class Renewer {
     return lastFailure;
   }
 
+  /**
+   * Renews {@code h} from now on; at once, with the other holds, if the backend granted it for
+   * less than a renewal period (as a grant pushed to a waiter is), so it never runs out first.
+   */
   void add(Hold h) {
     holds.add(h);
+    if (h.validUntil - engine.ticker.read() < period) {
+      try {
+        scheduler.execute(this::renewAllGuarded);
+      } catch (RejectedExecutionException closing) {
+        // The client is closing; its holds end with it.
+      }
+    }
   }
 
   void remove(Hold h) {

@@ -28,7 +28,10 @@ public final class Attempt {
 
   /**
    * Granted, but valid for less than the lease time requested, counted from the moment the request
-   * was sent (Redlock subtracts the time spent and the clock drift).
+   * was sent (Redlock subtracts the time spent and the clock drift; Redis grants a woken waiter
+   * for its waiter timeout only). The engine renews a grant that falls well short at once: a
+   * watchdog lock's in the background if under a third of the lease is left, a fixed lease's
+   * before {@code lock()} returns if under three quarters is.
    */
   public static Attempt granted(long token, Duration validity) {
     requireNonNull(validity, "validity");

@@ -6,38 +6,66 @@ import java.util.function.BiConsumer;
 
 /**
  * Reads this client's own channel. Why a channel per client rather than per lock: a release
- * publishes to the one client whose waiter it chose, so other clients never wake for it. The
- * message is the owner's sequence number, a space and the lock name; the owner is this client's id,
- * ':' and that number. A '*' before the number marks a wake-up for a fair, read-write or semaphore
- * waiter, which reserves nothing.
+ * publishes to the one client whose waiter it chose, so other clients never wake for it. An
+ * exclusive lock's message is the owner's sequence number, the token the release granted it, and
+ * the lock name, separated by spaces; the owner is this client's id, ':' and that number. A '*'
+ * before the number marks a wake-up for a fair, read-write or semaphore waiter, which carries no
+ * grant: the number, a space and the name.
  */
 final class Inbox extends RedisPubSubAdapter<byte[], byte[]> {
   private final String clientId;
-  private final BiConsumer<String, String> reserved;
+  /** Takes the grant a release pushed to one of this client's owners. */
+  interface Pushed {
+    void accept(String name, String owner, long token);
+  }
+
+  private final Pushed pushed;
   private final BiConsumer<String, String> woken;
 
   /**
-   * {@code reserved} gets the lock name and the owner an exclusive lock was reserved for;
+   * {@code pushed} gets the lock name, the owner and the token of an exclusive grant a release made;
    * {@code woken} the name and the owner a release of another kind may now grant.
    */
-  Inbox(String clientId, BiConsumer<String, String> reserved, BiConsumer<String, String> woken) {
+  Inbox(String clientId, Pushed pushed, BiConsumer<String, String> woken) {
     this.clientId = clientId;
-    this.reserved = reserved;
+    this.pushed = pushed;
     this.woken = woken;
   }
 
   @Override
   public void message(byte[] channel, byte[] message) {
     int from = message.length > 0 && message[0] == '*' ? 1 : 0;
-    int space = from;
-    while (space < message.length && message[space] != ' ') {
-      space++;
-    }
+    int space = nextSpace(message, from);
     if (space == from || space == message.length) {
+      return; // not one of dlock's messages
+    }
+    String owner = clientId + ':' + new String(message, from, space - from, StandardCharsets.US_ASCII);
+    if (from == 1) {
+      woken.accept(text(message, space + 1), owner);
       return;
     }
-    String seq = new String(message, from, space - from, StandardCharsets.US_ASCII);
-    String name = new String(message, space + 1, message.length - space - 1, StandardCharsets.UTF_8);
-    (from == 1 ? woken : reserved).accept(name, clientId + ':' + seq);
+    int second = nextSpace(message, space + 1);
+    if (second == message.length) {
+      return;
+    }
+    long token;
+    try {
+      token = Long.parseLong(new String(message, space + 1, second - space - 1, StandardCharsets.US_ASCII));
+    } catch (NumberFormatException e) {
+      return;
+    }
+    pushed.accept(text(message, second + 1), owner, token);
+  }
+
+  private static int nextSpace(byte[] message, int from) {
+    int i = from;
+    while (i < message.length && message[i] != ' ') {
+      i++;
+    }
+    return i;
+  }
+
+  private static String text(byte[] message, int from) {
+    return new String(message, from, message.length - from, StandardCharsets.UTF_8);
   }
 }

@@ -22,12 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The fair lock, the read-write lock and the semaphore: one script family each, with keys of their
  * own under the name's hash tag. Why apart from the exclusive lock: that one keeps its two-command
- * fast path and its reservations, while these kinds share a simpler scheme. The script that refuses
+ * fast path and its pushed grants, while these kinds share a simpler scheme. The script that refuses
  * an owner queues it, and the grant rule itself checks the queue (the head for a fair lock or a
  * writer, no writer ahead for a reader, the rank for a permit), so nothing is reserved. A release
  * or a cancel tells only the clients whose waiters that rule would now grant: the fair head, the
  * readers before the next writer (each client once), or one waiter per free permit. Their messages
- * start with '*' so the Inbox never takes one for an exclusive reservation, and a lost message costs
+ * start with '*' so the Inbox never takes one for an exclusive grant, and a lost message costs
  * at most one retry period.
  */
 final class KindLocks {

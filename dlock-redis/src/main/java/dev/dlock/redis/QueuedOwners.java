@@ -1,75 +1,53 @@
 package dev.dlock.redis;
 
-import io.lettuce.core.RedisFuture;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
-import java.util.function.LongSupplier;
 
 /**
- * This client's owners that may hold a place in the queue of an exclusive lock, and the retry a
- * wake-up sent for each before its thread woke. Why the early retry lives here: the pub/sub I/O
- * thread sends it inside the map's per-owner compute, and a cancel removes the owner's entry
- * first, so the retry always goes out before any cancel of that owner, whose script then frees
- * whatever the retry was granted; and the waiting thread takes it under the same compute, so it
- * is collected once.
+ * This client's owners that may hold a place in the queue of an exclusive lock, with the send time
+ * of each one's last try and the grant a release pushed to it, if one came. Why the send time: a
+ * release grants the queue head after the server answered that head's last try, so a pushed
+ * grant's validity can safely count from when that try was sent. A cancel removes the owner's
+ * entry before its script runs, so a grant pushed meanwhile is either taken by the waiting thread
+ * or freed by that script, never both.
  */
 final class QueuedOwners {
-  /** An owner's wait: the name, its lease in milliseconds, and the early retry, if one was sent. */
-  private record Waiting(String name, byte[] leaseMs, RedisFuture<Object> early, long sentAt) {}
+  /** An owner's wait: the name, its lease in milliseconds, when its last try was sent, the pushed token (0: none). */
+  private record Waiting(String name, byte[] leaseMs, long sentAt, long pushed) {}
 
-  /** An early retry taken by its waiting thread: the reply, its lease, and when it was sent. */
-  record Early(RedisFuture<Object> reply, byte[] leaseMs, long sentAt) {}
+  /** A grant a release pushed: its token, the owner's lease, and when its last try was sent. */
+  record Pushed(long token, long leaseMs, long lastTrySentAt) {}
 
   private final ConcurrentHashMap<String, Waiting> queued = new ConcurrentHashMap<>();
 
   /**
-   * Records {@code owner} as waiting for {@code name}, before the call that may queue it, since a
-   * wake-up may arrive before that call's answer. True if it was recorded already: it may have a
-   * place in the queue.
+   * Records {@code owner} as waiting for {@code name}, with a try sent {@code now}, before the call
+   * that may queue it, since a pushed grant may arrive before that call's answer. True if it was
+   * recorded already: it may have a place in the queue.
    */
-  boolean waits(String owner, String name, byte[] leaseMs) {
-    return queued.put(owner, new Waiting(name, leaseMs, null, 0)) != null;
+  boolean waits(String owner, String name, byte[] leaseMs, long now) {
+    return queued.put(owner, new Waiting(name, leaseMs, now, 0)) != null;
   }
 
-  /** Takes the early retry sent for {@code owner}'s wait on {@code name}, or null if none was. */
-  Early takeEarly(String owner, String name) {
-    Early[] taken = {null};
-    queued.computeIfPresent(owner, (o, w) -> {
-      if (w.early() == null || !w.name().equals(name)) {
-        return w;
-      }
-      taken[0] = new Early(w.early(), w.leaseMs(), w.sentAt());
-      return new Waiting(w.name(), w.leaseMs(), null, 0);
-    });
-    return taken[0];
+  /** The grant pushed to {@code owner} for {@code name}, or null if none was. */
+  Pushed takePushed(String owner, String name) {
+    Waiting w = queued.get(owner);
+    if (w == null || w.pushed() == 0 || !w.name().equals(name)) {
+      return null;
+    }
+    return new Pushed(w.pushed(), Long.parseLong(new String(w.leaseMs(), StandardCharsets.US_ASCII)), w.sentAt());
   }
 
-  /** What sends an owner's retry: given the name and lease, it returns the reply to come. */
-  interface Sender {
-    RedisFuture<Object> send(String name, byte[] leaseMs);
-  }
-
-  /**
-   * A wake-up for {@code owner} on {@code name}: if that owner waits for it here and has no retry
-   * out, sends one through {@code sender} (stamped by {@code clock}); a retry that cannot be sent
-   * is left to the waiting thread. True if the owner waits for {@code name} here.
-   */
-  boolean woken(String owner, String name, boolean send, Sender sender, LongSupplier clock) {
+  /** Records a grant pushed to {@code owner} for {@code name}; true if that owner waits for it here. */
+  boolean push(String owner, String name, long token) {
     boolean[] waiting = {false};
     queued.computeIfPresent(owner, (o, w) -> {
       if (!w.name().equals(name)) {
         return w;
       }
       waiting[0] = true;
-      if (w.early() != null || !send) {
-        return w;
-      }
-      long sentAt = clock.getAsLong();
-      try {
-        return new Waiting(name, w.leaseMs(), sender.send(name, w.leaseMs()), sentAt);
-      } catch (RuntimeException e) {
-        return w;
-      }
+      return new Waiting(name, w.leaseMs(), w.sentAt(), token);
     });
     return waiting[0];
   }

@@ -49,9 +49,11 @@ import org.slf4j.LoggerFactory;
  * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands and run
  * three more inside Redis (SET NX PX and INCR, then GETDEL); renewing all of a client's leases is
  * one EVALSHA. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
- * can slip between the two. A release that finds owners queued reserves the lock for the oldest one
- * whose client still listens and publishes to that client's channel only, so one client wakes per
- * release; the reserved waiter takes the lock on its retry, which the message itself sends. A waiter's place lapses when it has not
+ * can slip between the two. A release that finds owners queued grants the lock to the oldest one
+ * whose client still listens, with the next token, and publishes that token to that client's
+ * channel only, so one client wakes per release and its waiter holds the lock with no further
+ * request. The pushed grant lasts only the waiter timeout, so a frozen waiter cannot hold the lock
+ * longer; the engine renews it to a whole lease at once. A waiter's place lapses when it has not
  * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
  * lost notification costs at most a third of it. A release to another thread of this client is
  * one script that moves the grant to the new owner with the next token ({@link #handOff}). The
@@ -59,11 +61,12 @@ import org.slf4j.LoggerFactory;
  */
 final class RedisBackend implements LockBackend, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
-  /** How long a waiter keeps its place without asking again, and how long a reservation waits. */
+  /** How long a waiter keeps its place without asking again, and how long a grant pushed to it lasts. */
   static final Duration WAITER_TIMEOUT = Duration.ofSeconds(3);
 
   private final RedisUrl url;
   private final Keys keys;
+  private final Duration waiterTimeout;
   private final byte[] waiterTimeoutMs;
   private final Duration retryWhileQueued;
   private final ClientResources resources;
@@ -81,6 +84,7 @@ final class RedisBackend implements LockBackend, Abandonable {
       StatefulRedisPubSubConnection<byte[], byte[]> pubSub) {
     this.url = url;
     this.keys = new Keys(url.prefix());
+    this.waiterTimeout = waiterTimeout;
     this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
     this.resources = resources;
@@ -123,7 +127,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public void start(BackendContext context) {
     this.context = context;
-    pubSub.addListener(new Inbox(context.clientId(), this::notified,
+    pubSub.addListener(new Inbox(context.clientId(), this::pushed,
         (name, owner) -> context.released(name)));
     call("subscribe to its release channel",
         () -> scripts.call(() -> pubSub.async().subscribe(keys.channel(context.clientId()))));
@@ -148,46 +152,41 @@ final class RedisBackend implements LockBackend, Abandonable {
     checkOpen();
     byte[] leaseMs = ascii(millis(leaseTime));
     if (willWait) {
-      Attempt early = takeEarly(name, owner);
-      if (early != null) {
-        return early;
+      Attempt pushed = takePushed(name, owner);
+      if (pushed != null) {
+        return pushed;
       }
     }
-    String mode = !willWait ? "0" : queued.waits(owner, name, leaseMs) ? "2" : "1";
+    String mode = !willWait ? "0" : queued.waits(owner, name, leaseMs, context.ticker().read()) ? "2" : "1";
     List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
         keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
-    return answer(r, owner, willWait, null);
+    return answer(r, owner, willWait);
   }
 
   /**
-   * The answer of the retry a wake-up sent early for this owner, or null if none was sent or it
-   * failed (the caller then asks as usual; the script grants a repeated request once).
+   * The grant a release pushed to this owner, or null if none came. The release granted it for
+   * the waiter timeout at a moment after the server answered this owner's last try, so its
+   * validity counts from when that try was sent; the engine renews it to a whole lease at once.
    */
-  private Attempt takeEarly(String name, String owner) {
-    QueuedOwners.Early w = queued.takeEarly(owner, name);
-    if (w == null) {
+  private Attempt takePushed(String name, String owner) {
+    QueuedOwners.Pushed p = queued.takePushed(owner, name);
+    if (p == null) {
       return null;
     }
-    List<Object> r;
-    try {
-      @SuppressWarnings("unchecked")
-      List<Object> reply = (List<Object>) scripts.await(w.reply());
-      r = reply;
-    } catch (RuntimeException e) {
-      log.debug("dlock: the early retry for lock '{}' failed; asking again", name, e);
-      return null;
+    long leaseNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(p.leaseMs()), waiterTimeout.toNanos());
+    long left = leaseNanos - (context.ticker().read() - p.lastTrySentAt());
+    if (left <= 0) {
+      return null; // it may have run out: ask, and the script grants it whole if it is still there
     }
-    // The lease ran from when the retry was sent, before this thread asked for it.
-    long leaseNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(new String(w.leaseMs(), StandardCharsets.US_ASCII)));
-    long elapsed = context.ticker().read() - w.sentAt();
-    return answer(r, owner, true, Duration.ofNanos(Math.max(0, leaseNanos - elapsed)));
+    queued.remove(owner);
+    return Attempt.granted(p.token(), Duration.ofNanos(left));
   }
 
-  /** Reads the acquire script's reply; {@code validity} of a grant, if not the full lease. */
-  private Attempt answer(List<Object> r, String owner, boolean willWait, Duration validity) {
+  /** Reads the acquire script's reply. */
+  private Attempt answer(List<Object> r, String owner, boolean willWait) {
     if ((Long) r.get(0) == 1L) {
       queued.remove(owner);
-      return validity == null ? Attempt.granted((Long) r.get(1)) : Attempt.granted((Long) r.get(1), validity);
+      return Attempt.granted((Long) r.get(1));
     }
     Duration left = Duration.ofMillis(Math.max(0, (Long) r.get(1)));
     String holder = new String((byte[]) r.get(2), StandardCharsets.UTF_8);
@@ -270,26 +269,20 @@ final class RedisBackend implements LockBackend, Abandonable {
   }
 
   /**
-   * A release reserved {@code name} for {@code owner}, a waiter of this client. The retry that
-   * takes the reservation is sent at once, from this I/O thread, so its reply is on its way while
-   * the waiting thread wakes; the thread then finds it ({@link #takeEarly}). It goes out before
-   * any cancel of the owner ({@link QueuedOwners}), so the cancel also frees what it was granted.
+   * A release granted {@code name} to {@code owner}, a waiter of this client, with {@code token}:
+   * the waiting thread takes it without asking ({@link #takePushed}). If nobody here waits as that
+   * owner any more (it gave up and its cancel was lost, or its own retry took the grant first), a
+   * grant still marked pushed is passed on, off the I/O thread; a taken one is left alone.
    */
-  private void notified(String name, String owner) {
-    BackendContext c = context;
-    boolean waiting = queued.woken(owner, name, !closed, (n, leaseMs) -> scripts.send(Script.ACQUIRE,
-        keys.of(n), utf8(owner), leaseMs, ascii("2"), waiterTimeoutMs), () -> c.ticker().read());
-    if (waiting) {
-      c.released(name);
+  private void pushed(String name, String owner, long token) {
+    if (queued.push(owner, name, token)) {
+      context.released(name);
     } else if (!closed) {
-      // Nobody here waits as that owner any more: it gave up and its cancel was lost, or a retry
-      // took the reservation before this message came. Pass on a reservation still there, off the
-      // I/O thread, rather than let it lapse; a grant is left alone.
       CompletableFuture.runAsync(() -> {
         try {
           runRelease(name, owner, "pass");
         } catch (RuntimeException e) {
-          log.debug("dlock: could not pass on the reservation of lock '{}' for {}", name, owner, e);
+          log.debug("dlock: could not pass on the grant of lock '{}' for {}", name, owner, e);
         }
       });
     }
@@ -363,7 +356,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   }
 
   /**
-   * Gives up this client's places in the queues, and any reservation made for them, so the next
+   * Gives up this client's places in the queues, and any grant pushed to them, so the next
    * waiter need not wait for them to lapse. Best effort, and never longer than a second: a release
    * skips a closed client's places anyway, as nobody listens on its channel any more.
    */

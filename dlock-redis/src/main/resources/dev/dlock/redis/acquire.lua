@@ -1,8 +1,9 @@
 -- Grants a lock to an owner, or says who holds it and for how long.
 --
 -- KEYS[1] lock   string '<state><ms> <owner>': state '-' held, '+' held while owners may be
---                queued, '@' reserved for the queue head a release woke; ms is the lease (or the
---                reservation) in milliseconds, restored by release.lua in a rare case
+--                queued, '@' granted by a release to the queue head, for the waiter timeout, and
+--                not yet renewed or retried by it; ms is the lease (or that timeout) in
+--                milliseconds, restored by release.lua in a rare case
 -- KEYS[2] token  the fencing-token counter of the lock; it never expires
 -- KEYS[3] queue  zset: waiting owner -> arrival, server microseconds (FIFO order)
 -- KEYS[4] alive  zset: waiting owner -> server millisecond at which its place lapses
@@ -10,7 +11,7 @@ local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local mode = ARGV[3]                      -- '0' one-shot, '1' will wait, '2' will wait, may be queued
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left, holder ('' for a reservation)}.
+-- Returns {1, token} for a grant, or {0, holder's ms left, holder}.
 
 local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
@@ -34,12 +35,13 @@ local state, holder = string.match(value, '^(.)%d* (.*)$')
 
 if holder == owner then
   if state == '@' then
-    -- The reservation a release made for this waiter: take it.
+    -- The grant a release pushed to this waiter, whose message this retry overtook: take it,
+    -- with its token, for a whole lease.
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
     local next = redis.call('EXISTS', queue) == 1 and '+' or '-'
     redis.call('SET', lock, next .. lease .. ' ' .. owner, 'PX', lease)
-    return {1, redis.call('INCR', counter)}
+    return {1, tonumber(redis.call('GET', counter))}
   end
   -- A retry of an attempt that was granted but whose answer was lost: the same grant.
   redis.call('PEXPIRE', lock, lease)
@@ -57,8 +59,5 @@ if mode ~= '0' then
   if state == '-' then
     redis.call('SET', lock, '+' .. string.sub(value, 2), 'KEEPTTL')
   end
-end
-if state == '@' then
-  holder = ''
 end
 return {0, left, holder}

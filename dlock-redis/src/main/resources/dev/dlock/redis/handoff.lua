@@ -15,8 +15,11 @@ if not value then
   return 0
 end
 local state, holder = string.match(value, '^(.)%d* (.*)$')
-if holder ~= from or state == '@' then
+if holder ~= from then
   return 0
+end
+if state == '@' then
+  state = '+' -- taken: no longer a pushed grant that a late message may pass on
 end
 redis.call('SET', lock, state .. lease .. ' ' .. to, 'PX', lease)
 return redis.call('INCR', counter)

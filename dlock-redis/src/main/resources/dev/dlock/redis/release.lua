@@ -1,20 +1,21 @@
 -- Releases a grant (mode 'release'); gives up a wait (mode 'cancel'): leaves the queue and frees
--- a reservation or a grant made to the owner meanwhile; or passes on a reservation nobody took
--- (mode 'pass'): like 'cancel', but it never frees a grant, as the owner may have taken its
--- reservation since. A lock freed while owners are queued is reserved for the oldest live one,
--- whose client alone is told.
+-- a grant made to the owner meanwhile; or passes on a pushed grant nobody took (mode 'pass'): like
+-- 'cancel', but only while the grant is still marked pushed ('@'), as the owner's own retry may
+-- have taken it since. A lock freed while owners are queued is granted to the oldest live one,
+-- for the waiter timeout, and its client alone is told the token; the taker's first renewal
+-- extends it to a whole lease.
 --
 -- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive: as in acquire.lua
 local owner = ARGV[1]
 local mode = ARGV[2]                      -- 'release', 'cancel' or 'pass'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the lock name, sent to the woken client
-local waiterTimeout = tonumber(ARGV[5])   -- how long a reservation waits for its owner
--- Returns 1 if the owner held (or had reserved) the lock and it is freed, else 0.
+local waiterTimeout = tonumber(ARGV[5])   -- how long a grant pushed to a waiter lasts untaken
+-- Returns 1 if the owner held (or had been pushed) the lock and it is freed, else 0.
 
 local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
 
--- Drops lapsed waiters, then reserves the lock for the oldest waiter whose client still listens.
+-- Drops lapsed waiters, then grants the lock to the oldest waiter whose client still listens.
 local function handOver()
   local t = redis.call('TIME')
   local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -31,9 +32,12 @@ local function handOver()
     redis.call('ZREM', queue, head)
     redis.call('ZREM', alive, head)
     local client, seq = string.match(head, '^(.*):(%d+)$')
-    if client and redis.call('PUBLISH', channels .. client, seq .. ' ' .. name) > 0 then
-      redis.call('SET', lock, '@' .. waiterTimeout .. ' ' .. head, 'PX', waiterTimeout)
-      return
+    if client then
+      local token = redis.call('INCR', KEYS[2])
+      if redis.call('PUBLISH', channels .. client, seq .. ' ' .. token .. ' ' .. name) > 0 then
+        redis.call('SET', lock, '@' .. waiterTimeout .. ' ' .. head, 'PX', waiterTimeout)
+        return
+      end
     end
   end
 end
@@ -45,13 +49,13 @@ if mode == 'release' then
     return 0
   end
   local state, ms, holder = string.match(value, '^(.)(%d*) (.*)$')
-  if holder ~= owner or state == '@' then
+  if holder ~= owner then
     -- Another owner's lock: put it back. GETDEL lost its remaining time, so it gets its whole
     -- lease again; it is held a little longer, never shorter.
     redis.call('SET', lock, value, 'PX', tonumber(ms) or waiterTimeout)
     return 0
   end
-  if state == '+' then
+  if state ~= '-' then
     handOver()
   end
   return 1

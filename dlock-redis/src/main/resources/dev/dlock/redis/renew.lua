@@ -12,8 +12,13 @@ for i, lock in ipairs(KEYS) do
   if value then
     state, holder = string.match(value, '^(.)%d* (.*)$')
   end
-  if state ~= nil and state ~= '@' and holder == ARGV[i + 1] then
-    redis.call('PEXPIRE', lock, lease)
+  if state ~= nil and holder == ARGV[i + 1] then
+    if state == '@' then
+      -- A grant a release pushed, renewed by its taker: held now, for a whole lease.
+      redis.call('SET', lock, '+' .. lease .. ' ' .. holder, 'PX', lease)
+    else
+      redis.call('PEXPIRE', lock, lease)
+    end
   else
     lost[#lost + 1] = i
   end

@@ -6,6 +6,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -16,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
@@ -174,11 +177,12 @@ class RedisWaitingTest {
       assertThat(nextEvents.await("waited", 1, Duration.ofSeconds(5))).isTrue();
       long start = System.nanoTime();
       held.close();
-      assertThat(published.poll(5, TimeUnit.SECONDS)).as("the reservation's message").isEqualTo("1 " + name);
+      assertThat(published.poll(5, TimeUnit.SECONDS)).as("the pushed grant's message: seq, token, name")
+          .isEqualTo("1 " + (held.token() + 1) + " " + name);
       assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
           .isGreaterThan(held.token());
       Duration stalled = Duration.ofNanos(System.nanoTime() - start);
-      assertThat(stalled).as("time the frozen waiter's reservation held the lock")
+      assertThat(stalled).as("time the grant pushed to the frozen waiter held the lock")
           .isGreaterThanOrEqualTo(RedisBackend.WAITER_TIMEOUT.minusMillis(100))
           .isLessThan(RedisBackend.WAITER_TIMEOUT.plusSeconds(2));
     } finally {
@@ -199,24 +203,65 @@ class RedisWaitingTest {
     waiter.start(context);
     assertThat(waiter.tryAcquire(name, clientId + ":1", Duration.ofSeconds(30), true).isGranted()).isFalse();
     held.close();
-    // By the time the engine hears of it, the wake-up has sent the retry that takes the reservation.
+    // By the time the engine hears of it, the grant the release pushed is recorded for the waiter.
     assertThat(context.nextWakeUp(Duration.ofSeconds(5))).isEqualTo(name);
     return new Woken(waiter, held.token());
   }
 
   @Test
-  void theWakeUpSendsTheWaitersRetryAndItsLeaseCountsFromThen() throws Exception {
-    String name = "early-" + System.nanoTime();
-    Woken w = wokenWaiter(name, "early");
+  void aReleaseGrantsTheWokenWaiterForTheWaiterTimeoutCountedFromItsLastTry() throws Exception {
+    String name = "pushed-" + System.nanoTime();
+    Woken w = wokenWaiter(name, "pushed");
     try {
-      Attempt a = w.backend().tryAcquire(name, "early:1", Duration.ofSeconds(30), true);
+      Attempt a = w.backend().tryAcquire(name, "pushed:1", Duration.ofSeconds(30), true);
       assertThat(a.isGranted()).isTrue();
-      assertThat(a.token()).isGreaterThan(w.heldToken());
-      assertThat(a.validity()).as("the lease left, counted from the early retry")
-          .hasValueSatisfying(v -> assertThat(v).isLessThan(Duration.ofSeconds(30)).isGreaterThan(Duration.ofSeconds(20)));
-      assertThat(w.backend().inspect(name)).hasValueSatisfying(i -> assertThat(i.owner()).isEqualTo("early:1"));
+      assertThat(a.token()).isEqualTo(w.heldToken() + 1);
+      assertThat(a.validity()).as("the waiter timeout, counted from the waiter's last try")
+          .hasValueSatisfying(v -> assertThat(v).isLessThanOrEqualTo(RedisBackend.WAITER_TIMEOUT)
+              .isGreaterThan(RedisBackend.WAITER_TIMEOUT.minusSeconds(2)));
+      assertThat(w.backend().inspect(name)).hasValueSatisfying(i -> {
+        assertThat(i.owner()).isEqualTo("pushed:1");
+        assertThat(i.token()).isEqualTo(a.token());
+      });
+      Grant g = new Grant(name, "pushed:1", a.token());
+      assertThat(w.backend().renew(List.of(g), Duration.ofSeconds(30))).as("lost at the renewal").isEmpty();
+      assertThat(w.backend().inspect(name)).hasValueSatisfying(i -> assertThat(i.remaining())
+          .as("a whole lease after the first renewal").isGreaterThan(Duration.ofSeconds(20)));
     } finally {
       w.backend().close();
+    }
+  }
+
+
+  @Test
+  void aPushedGrantIsExtendedToTheWaitersWholeLease() throws Exception {
+    // A watchdog lock is renewed at once after the push; a fixed lease is extended before lock() returns.
+    for (Duration fixed : new Duration[] {null, Duration.ofSeconds(20)}) {
+      String name = "extended-" + System.nanoTime();
+      Lease held = client(new Counter()).lock(name).acquire();
+      Counter events = new Counter();
+      LockClient waiter = client(events);
+      DistributedLock lock = fixed == null ? waiter.lock(name) : waiter.lock(name, fixed);
+      CompletableFuture<Long> acquired = new CompletableFuture<>();
+      CountDownLatch checked = new CountDownLatch(1);
+      Future<?> holder = threads.submit(() -> {
+        try (Lease lease = lock.acquire(Duration.ofSeconds(60))) {
+          acquired.complete(lease.token());
+          checked.await();
+        }
+        return null;
+      });
+      assertThat(events.await("waited", 1, Duration.ofSeconds(5))).isTrue();
+      held.close();
+      assertThat(acquired.get(10, TimeUnit.SECONDS)).isEqualTo(held.token() + 1);
+      if (fixed == null) {
+        assertThat(events.await("renewed", 1, Duration.ofSeconds(5))).as("the first renewal").isTrue();
+      }
+      assertThat(waiter.inspect(name)).hasValueSatisfying(i -> assertThat(i.remaining())
+          .as("time left for %s", fixed == null ? "the watchdog lock" : "the fixed lease")
+          .isGreaterThan(RedisBackend.WAITER_TIMEOUT.plusSeconds(5)));
+      checked.countDown();
+      holder.get(10, TimeUnit.SECONDS);
     }
   }
 
