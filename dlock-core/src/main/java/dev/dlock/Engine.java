@@ -184,33 +184,8 @@ final class Engine implements LockClient, Abandonable {
     if (h.renewed) {
       renewer.add(h);
     } else {
-      topUp(h);
+      renewer.topUp(h);
       renewer.scheduleExpiry(h);
-    }
-  }
-
-  /**
-   * Renews a fixed-lease hold to its whole lease before lock() returns, if less than three
-   * quarters of that is left (a grant pushed to a waiter lasts only the waiter timeout), so it
-   * lasts about as long as asked; watchdog holds get the same from the {@link Renewer} at once.
-   * A hold the backend calls gone is lost at once.
-   */
-  private void topUp(Hold h) {
-    long lease = saturatedNanos(h.spec.lease());
-    long sentAt = ticker.read();
-    if (h.validUntil - sentAt >= lease / 4 * 3) {
-      return;
-    }
-    try {
-      if (backend.renew(List.of(h.grant), h.spec.lease()).isEmpty()) {
-        h.extendTo(sentAt + lease);
-      } else {
-        h.markLost(new NotOwnerException(lostException(h, "the backend reports it no longer held by this"
-            + " owner (" + backend.describe() + ")").getMessage()), false);
-      }
-    } catch (RuntimeException e) {
-      log.warn("dlock: could not extend lock '{}' to its lease; it is lost when its shorter grant runs out",
-          h.name(), e);
     }
   }
 

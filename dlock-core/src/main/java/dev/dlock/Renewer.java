@@ -66,6 +66,31 @@ final class Renewer {
     }
   }
 
+  /**
+   * Renews a fixed-lease hold to its whole lease before lock() returns, if less than three
+   * quarters of that is left (a grant pushed to a waiter lasts only the waiter timeout), so it
+   * lasts about as long as asked; watchdog holds get the same from {@link #add} at once.
+   * A hold the backend calls gone is lost at once.
+   */
+  void topUp(Hold h) {
+    long lease = Engine.saturatedNanos(h.spec.lease());
+    long sentAt = engine.ticker.read();
+    if (h.validUntil - sentAt >= lease / 4 * 3) {
+      return;
+    }
+    try {
+      if (engine.backend.renew(List.of(h.grant), h.spec.lease()).isEmpty()) {
+        h.extendTo(sentAt + lease);
+      } else {
+        h.markLost(new NotOwnerException(engine.lostException(h, "the backend reports it no longer held by"
+            + " this owner (" + engine.backend.describe() + ")").getMessage()), false);
+      }
+    } catch (RuntimeException e) {
+      log.warn("dlock: could not extend lock '{}' to its lease; it is lost when its shorter grant runs out",
+          h.name(), e);
+    }
+  }
+
   /** Checks a hold for expiry at its deadline, again if the deadline moved. */
   void scheduleExpiry(Hold h) {
     long delay = h.validUntil - engine.ticker.read();
