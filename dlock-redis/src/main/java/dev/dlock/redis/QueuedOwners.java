@@ -1,6 +1,5 @@
 package dev.dlock.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
@@ -13,11 +12,11 @@ import java.util.function.BiConsumer;
  * or freed by that script, never both.
  */
 final class QueuedOwners {
-  /** An owner's wait: the name, its lease in milliseconds, when its last try was sent, the pushed token (0: none). */
-  private record Waiting(String name, byte[] leaseMs, long sentAt, long pushed) {}
+  /** An owner's wait: the name, when its last try was sent, and the pushed token (0: none). */
+  private record Waiting(String name, long sentAt, long pushed) {}
 
-  /** A grant a release pushed: its token, the owner's lease, and when its last try was sent. */
-  record Pushed(long token, long leaseMs, long lastTrySentAt) {}
+  /** A grant a release pushed: its token, and when the owner's last try was sent. */
+  record Pushed(long token, long lastTrySentAt) {}
 
   private final ConcurrentHashMap<String, Waiting> queued = new ConcurrentHashMap<>();
 
@@ -26,8 +25,8 @@ final class QueuedOwners {
    * that may queue it, since a pushed grant may arrive before that call's answer. True if it was
    * recorded already: it may have a place in the queue.
    */
-  boolean waits(String owner, String name, byte[] leaseMs, long now) {
-    return queued.put(owner, new Waiting(name, leaseMs, now, 0)) != null;
+  boolean waits(String owner, String name, long now) {
+    return queued.put(owner, new Waiting(name, now, 0)) != null;
   }
 
   /** The grant pushed to {@code owner} for {@code name}, or null if none was. */
@@ -36,7 +35,7 @@ final class QueuedOwners {
     if (w == null || w.pushed() == 0 || !w.name().equals(name)) {
       return null;
     }
-    return new Pushed(w.pushed(), Long.parseLong(new String(w.leaseMs(), StandardCharsets.US_ASCII)), w.sentAt());
+    return new Pushed(w.pushed(), w.sentAt());
   }
 
   /** Records a grant pushed to {@code owner} for {@code name}; true if that owner waits for it here. */
@@ -47,7 +46,7 @@ final class QueuedOwners {
         return w;
       }
       waiting[0] = true;
-      return new Waiting(name, w.leaseMs(), w.sentAt(), token);
+      return new Waiting(name, w.sentAt(), token);
     });
     return waiting[0];
   }

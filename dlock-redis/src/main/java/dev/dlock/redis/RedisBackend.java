@@ -152,12 +152,12 @@ final class RedisBackend implements LockBackend, Abandonable {
     checkOpen();
     byte[] leaseMs = ascii(millis(leaseTime));
     if (willWait) {
-      Attempt pushed = takePushed(name, owner);
+      Attempt pushed = takePushed(name, owner, leaseTime);
       if (pushed != null) {
         return pushed;
       }
     }
-    String mode = !willWait ? "0" : queued.waits(owner, name, leaseMs, context.ticker().read()) ? "2" : "1";
+    String mode = !willWait ? "0" : queued.waits(owner, name, context.ticker().read()) ? "2" : "1";
     List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
         keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
     return answer(r, owner, willWait);
@@ -168,12 +168,12 @@ final class RedisBackend implements LockBackend, Abandonable {
    * the waiter timeout at a moment after the server answered this owner's last try, so its
    * validity counts from when that try was sent; the engine renews it to a whole lease at once.
    */
-  private Attempt takePushed(String name, String owner) {
+  private Attempt takePushed(String name, String owner, Duration leaseTime) {
     QueuedOwners.Pushed p = queued.takePushed(owner, name);
     if (p == null) {
       return null;
     }
-    long leaseNanos = Math.min(TimeUnit.MILLISECONDS.toNanos(p.leaseMs()), waiterTimeout.toNanos());
+    long leaseNanos = Math.min(leaseTime.toNanos(), waiterTimeout.toNanos());
     long left = leaseNanos - (context.ticker().read() - p.lastTrySentAt());
     if (left <= 0) {
       return null; // it may have run out: ask, and the script grants it whole if it is still there

@@ -100,7 +100,7 @@ final class Scripts {
   }
 
   /** Waits for a reply without giving up on an interrupt, which stays set. */
-  <T> T await(Future<T> future) {
+  private <T> T await(Future<T> future) {
     boolean interrupted = false;
     long deadline = System.nanoTime() + timeoutNanos;
     try {
