@@ -5,7 +5,7 @@ import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -49,12 +49,12 @@ final class Scripts {
     }
   }
 
-  private final RedisAsyncCommands<byte[], byte[]> commands;
+  private final RedisClusterAsyncCommands<byte[], byte[]> commands;
   private final long timeoutNanos;
   private final EnumMap<Script, byte[]> sources = new EnumMap<>(Script.class);
   private final EnumMap<Script, String> shas = new EnumMap<>(Script.class);
 
-  Scripts(RedisAsyncCommands<byte[], byte[]> commands, Duration timeout) {
+  Scripts(RedisClusterAsyncCommands<byte[], byte[]> commands, Duration timeout) {
     this.commands = commands;
     this.timeoutNanos = timeout.plusSeconds(1).toNanos();
     for (Script s : Script.values()) {
