@@ -17,6 +17,18 @@ class UrlsAndBackendsTest {
   }
 
   @Test
+  void durationParametersTakeShortFormsAndIsoAndNameBadValues() {
+    assertThat(Urls.duration("t", "200ms")).isEqualTo(java.time.Duration.ofMillis(200));
+    assertThat(Urls.duration("t", "2s")).isEqualTo(java.time.Duration.ofSeconds(2));
+    assertThat(Urls.duration("t", "1m")).isEqualTo(java.time.Duration.ofMinutes(1));
+    assertThat(Urls.duration("t", "PT0.5S")).isEqualTo(java.time.Duration.ofMillis(500));
+    assertThatThrownBy(() -> Urls.duration("nodeTimeout", "fast"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nodeTimeout").hasMessageContaining("'fast'");
+    assertThatThrownBy(() -> Urls.duration("nodeTimeout", "PT-1S"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+  }
+
+  @Test
   void anUnknownSchemeNamesTheSchemeAndTheKnownOnes() {
     assertThatThrownBy(() -> LockClient.connect("nosuch://u:pw@host"))
         .isInstanceOf(IllegalArgumentException.class)

@@ -1,5 +1,9 @@
 package dev.dlock.spi;
 
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Helpers for backend URLs. */
@@ -7,6 +11,7 @@ public final class Urls {
   private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
   private static final Pattern PASSWORD_PARAM =
       Pattern.compile("((?i:password|pass|pwd)=)[^&;]*");
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m)");
 
   private Urls() {}
 
@@ -20,5 +25,37 @@ public final class Urls {
     }
     String s = USER_INFO.matcher(url).replaceAll("$1***@");
     return PASSWORD_PARAM.matcher(s).replaceAll("$1***");
+  }
+
+  /**
+   * A duration URL parameter: a whole number of {@code ms}, {@code s} or {@code m} ({@code 200ms},
+   * {@code 2s}), or an ISO-8601 duration ({@code PT0.2S}); never negative.
+   *
+   * @param name  the parameter, for the message
+   * @param value its text
+   * @throws IllegalArgumentException naming the parameter and the value
+   */
+  public static Duration duration(String name, String value) {
+    Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+    Duration d;
+    if (m.matches()) {
+      long n = Long.parseLong(m.group(1));
+      d = switch (m.group(2)) {
+        case "ms" -> Duration.ofMillis(n);
+        case "s" -> Duration.ofSeconds(n);
+        default -> Duration.ofMinutes(n);
+      };
+    } else {
+      try {
+        d = Duration.parse(value.trim());
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException(String.format(
+            "%s must be a duration such as 200ms, 2s or PT0.5S: '%s'", name, value), e);
+      }
+    }
+    if (d.isNegative()) {
+      throw new IllegalArgumentException(String.format("%s must not be negative: '%s'", name, value));
+    }
+    return d;
   }
 }

@@ -3,6 +3,7 @@ package dev.dlock.redis;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * Reads this client's own channel. Why a channel per client rather than per lock: a release
@@ -34,6 +35,14 @@ final class Inbox extends RedisPubSubAdapter<byte[], byte[]> {
 
   @Override
   public void message(byte[] channel, byte[] message) {
+    message(message, name -> true);
+  }
+
+  /**
+   * Reads a message, if {@code accepted} takes the lock name it is about: on a cluster, only the
+   * copy that the node serving the lock's slot delivers is read.
+   */
+  void message(byte[] message, Predicate<String> accepted) {
     int from = message.length > 0 && message[0] == '*' ? 1 : 0;
     int space = nextSpace(message, from);
     if (space == from || space == message.length) {
@@ -41,7 +50,10 @@ final class Inbox extends RedisPubSubAdapter<byte[], byte[]> {
     }
     String owner = clientId + ':' + new String(message, from, space - from, StandardCharsets.US_ASCII);
     if (from == 1) {
-      woken.accept(text(message, space + 1), owner);
+      String name = text(message, space + 1);
+      if (accepted.test(name)) {
+        woken.accept(name, owner);
+      }
       return;
     }
     int second = nextSpace(message, space + 1);
@@ -54,7 +66,10 @@ final class Inbox extends RedisPubSubAdapter<byte[], byte[]> {
     } catch (NumberFormatException e) {
       return;
     }
-    pushed.accept(text(message, second + 1), owner, token);
+    String name = text(message, second + 1);
+    if (accepted.test(name)) {
+      pushed.accept(name, owner, token);
+    }
   }
 
   private static int nextSpace(byte[] message, int from) {

@@ -1,5 +1,7 @@
 package dev.dlock.redis;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
@@ -9,7 +11,9 @@ import java.util.function.BiConsumer;
  * release grants the queue head after the server answered that head's last try, so a pushed
  * grant's validity can safely count from when that try was sent. A cancel removes the owner's
  * entry before its script runs, so a grant pushed meanwhile is either taken by the waiting thread
- * or freed by that script, never both.
+ * or freed by that script, never both. Why remember taken grants: on a cluster every node delivers
+ * a copy of each message, and a copy reaching an owner that already took its grant must not pass
+ * that grant on.
  */
 final class QueuedOwners {
   /** An owner's wait: the name, when its last try was sent, and the pushed token (0: none). */
@@ -18,7 +22,16 @@ final class QueuedOwners {
   /** A grant a release pushed: its token, and when the owner's last try was sent. */
   record Pushed(long token, long lastTrySentAt) {}
 
+  private static final int TAKEN_KEPT = 1024;
+
   private final ConcurrentHashMap<String, Waiting> queued = new ConcurrentHashMap<>();
+  /** The owners that took a pushed grant lately, oldest first. */
+  private final Map<String, Boolean> taken = new LinkedHashMap<>(64, 0.75f, false) {
+    @Override
+    protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+      return size() > TAKEN_KEPT;
+    }
+  };
 
   /**
    * Records {@code owner} as waiting for {@code name}, with a try sent {@code now}, before the call
@@ -55,6 +68,21 @@ final class QueuedOwners {
     queued.remove(owner);
   }
 
+  /** {@code owner} took the grant pushed to it: it waits no more. */
+  void took(String owner) {
+    synchronized (taken) {
+      taken.put(owner, Boolean.TRUE);
+    }
+    queued.remove(owner);
+  }
+
+  /** True if {@code owner} took a pushed grant lately, so another copy of that push is stale. */
+  boolean tookLately(String owner) {
+    synchronized (taken) {
+      return taken.containsKey(owner);
+    }
+  }
+
   /** Each owner and the name it waits for. */
   void forEach(BiConsumer<String, String> action) {
     queued.forEach((owner, w) -> action.accept(owner, w.name()));
@@ -62,5 +90,8 @@ final class QueuedOwners {
 
   void clear() {
     queued.clear();
+    synchronized (taken) {
+      taken.clear();
+    }
   }
 }

@@ -12,21 +12,12 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
-import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.LettuceFutures;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
+import io.lettuce.core.cluster.SlotHash;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,8 +30,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,56 +60,35 @@ final class RedisBackend implements LockBackend, Abandonable {
   private final Duration waiterTimeout;
   private final byte[] waiterTimeoutMs;
   private final Duration retryWhileQueued;
-  private final ClientResources resources;
-  private final RedisClient client;
-  private final StatefulRedisConnection<byte[], byte[]> connection;
-  private final StatefulRedisPubSubConnection<byte[], byte[]> pubSub;
+  private final RedisUrl.Replication replication;
+  private final Connections connections;
   private final Scripts scripts;
   private final KindLocks kindLocks;
   private final QueuedOwners queued = new QueuedOwners();
   private volatile BackendContext context;
   private volatile boolean closed;
 
-  private RedisBackend(RedisUrl url, Duration waiterTimeout, ClientResources resources,
-      RedisClient client, StatefulRedisConnection<byte[], byte[]> connection,
-      StatefulRedisPubSubConnection<byte[], byte[]> pubSub) {
+  private RedisBackend(RedisUrl url, Duration waiterTimeout, Connections connections) {
     this.url = url;
     this.keys = new Keys(url.prefix());
     this.waiterTimeout = waiterTimeout;
     this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
-    this.resources = resources;
-    this.client = client;
-    this.connection = connection;
-    this.pubSub = pubSub;
-    this.scripts = new Scripts(connection.async(), url.uri().getTimeout());
+    this.replication = url.replication();
+    this.connections = connections;
+    this.scripts = new Scripts(connections.commands(), url.uri().getTimeout());
     this.kindLocks = new KindLocks(this, scripts, keys, waiterTimeout);
   }
 
   /** Connects both connections and loads the scripts, or throws BackendUnavailableException. */
   static RedisBackend open(RedisUrl url, Duration waiterTimeout) {
-    ClientResources resources = DefaultClientResources.builder()
-        .ioThreadPoolSize(2)
-        .computationThreadPoolSize(2) // Lettuce's minimum
-        // Back within a second of the server: the default backs off up to 30 s.
-        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
-            TimeUnit.MILLISECONDS))
-        .build();
-    RedisClient client = RedisClient.create(resources);
-    client.setOptions(ClientOptions.builder()
-        .socketOptions(SocketOptions.builder().connectTimeout(url.uri().getTimeout()).build())
-        .timeoutOptions(TimeoutOptions.enabled())
-        .build());
-    StatefulRedisConnection<byte[], byte[]> connection = null;
-    StatefulRedisPubSubConnection<byte[], byte[]> pubSub = null;
+    Connections connections = Connections.open(url);
     try {
-      connection = client.connect(ByteArrayCodec.INSTANCE, url.uri());
-      pubSub = client.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
-      RedisBackend backend = new RedisBackend(url, waiterTimeout, resources, client, connection, pubSub);
+      RedisBackend backend = new RedisBackend(url, waiterTimeout, connections);
       backend.scripts.load();
       return backend;
     } catch (RuntimeException e) {
-      closeQuietly(pubSub, connection, client, resources);
+      connections.close();
       throw new BackendUnavailableException(
           String.format("cannot connect to redis %s: %s", url.description(), reason(e)), e);
     }
@@ -127,10 +97,10 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public void start(BackendContext context) {
     this.context = context;
-    pubSub.addListener(new Inbox(context.clientId(), this::pushed,
-        (name, owner) -> context.released(name)));
+    connections.addListener(new Inbox(context.clientId(), this::pushed,
+        (name, owner) -> context.released(name)), keys::lock);
     call("subscribe to its release channel",
-        () -> scripts.call(() -> pubSub.async().subscribe(keys.channel(context.clientId()))));
+        () -> scripts.call(() -> connections.subscribe(keys.channel(context.clientId()))));
   }
 
   @Override
@@ -144,14 +114,19 @@ final class RedisBackend implements LockBackend, Abandonable {
       return tryAcquire(request.name(), request.owner(), request.leaseTime(), request.willWait());
     }
     checkOpen();
-    return kindLocks.tryAcquire(request);
+    Attempt a = kindLocks.tryAcquire(request);
+    if (a.isGranted()) {
+      keepReplicated(request.name(), () -> kindLocks.release(
+          new Grant(request.name(), request.owner(), a.token(), request.kind())));
+    }
+    return a;
   }
 
   @Override
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     checkOpen();
     byte[] leaseMs = ascii(millis(leaseTime));
-    if (willWait) {
+    if (willWait && !replication.on()) {
       Attempt pushed = takePushed(name, owner, leaseTime);
       if (pushed != null) {
         return pushed;
@@ -160,7 +135,38 @@ final class RedisBackend implements LockBackend, Abandonable {
     String mode = !willWait ? "0" : queued.waits(owner, name, context.ticker().read()) ? "2" : "1";
     List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
         keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
-    return answer(r, owner, willWait);
+    Attempt a = answer(r, owner, willWait);
+    if (a.isGranted()) {
+      keepReplicated(name, () -> runRelease(name, owner, "release"));
+    }
+    return a;
+  }
+
+  /**
+   * With the replica policy on, waits until enough replicas have the grant just made, or else
+   * undoes it and fails: a grant a failover could forget is no grant.
+   */
+  private void keepReplicated(String name, Runnable undo) {
+    if (replication.on() && !replicated(keys.lock(name))) {
+      try {
+        undo.run();
+      } catch (RuntimeException e) {
+        log.debug("dlock: could not release lock '{}' after too few replicas acknowledged it", name, e);
+      }
+      throw new BackendUnavailableException(String.format(
+          "redis %s: fewer than %d replica(s) acknowledged the grant of lock '%s' within %s, so it was released",
+          describe(), replication.replicas(), name, replication.timeout()));
+    }
+  }
+
+  /**
+   * Waits for the configured replicas to acknowledge this connection's writes so far, which
+   * include the grant or renewal to {@code key} and its token. False if too few did in time.
+   */
+  private boolean replicated(byte[] key) {
+    long acked = call("wait for " + replication.replicas() + " replica(s)", () -> scripts.call(
+        () -> connections.waitForReplicas(key, replication.replicas(), replication.timeout())));
+    return acked >= replication.replicas();
   }
 
   /**
@@ -178,7 +184,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (left <= 0) {
       return null; // it may have run out: ask, and the script grants it whole if it is still there
     }
-    queued.remove(owner);
+    queued.took(owner);
     return Attempt.granted(p.token(), Duration.ofNanos(left));
   }
 
@@ -196,9 +202,36 @@ final class RedisBackend implements LockBackend, Abandonable {
     return Attempt.held(left, holder.isEmpty() ? null : holder);
   }
 
+  /**
+   * Renews in one script call for the exclusive grants and one for the others; on a cluster, one
+   * of each per slot, as a script's keys must share a slot. With the replica policy on, a round
+   * that too few replicas acknowledged fails, so the engine counts none of its extensions and
+   * tries again at the next period; the leases run out in the client's view if it never succeeds.
+   */
   @Override
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
     checkOpen();
+    Set<Grant> gone = new HashSet<>();
+    Collection<List<Grant>> batches = connections.isCluster()
+        ? grants.stream().collect(Collectors.groupingBy(g -> SlotHash.getSlot(keys.lock(g.name())))).values()
+        : List.of(List.copyOf(grants));
+    int unacknowledged = 0;
+    for (List<Grant> batch : batches) {
+      Set<Grant> lost = renewBatch(batch, leaseTime);
+      if (replication.on() && lost.size() < batch.size() && !replicated(keys.lock(batch.get(0).name()))) {
+        unacknowledged += batch.size() - lost.size();
+      }
+      gone.addAll(lost);
+    }
+    if (unacknowledged > 0) {
+      throw new BackendUnavailableException(String.format(
+          "redis %s: fewer than %d replica(s) acknowledged the renewal of %d lease(s) within %s",
+          describe(), replication.replicas(), unacknowledged, replication.timeout()));
+    }
+    return gone;
+  }
+
+  private Set<Grant> renewBatch(List<Grant> grants, Duration leaseTime) {
     List<Grant> list = new ArrayList<>();
     List<Grant> others = new ArrayList<>();
     for (Grant g : grants) {
@@ -232,9 +265,10 @@ final class RedisBackend implements LockBackend, Abandonable {
     return runRelease(grant.name(), grant.owner(), "release");
   }
 
+  /** Not with the replica policy on: a hand-off would grant without waiting for replicas. */
   @Override
   public boolean handsOff() {
-    return true;
+    return !replication.on();
   }
 
   /**
@@ -277,7 +311,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   private void pushed(String name, String owner, long token) {
     if (queued.push(owner, name, token)) {
       context.released(name);
-    } else if (!closed) {
+    } else if (!closed && !queued.tookLately(owner)) {
       CompletableFuture.runAsync(() -> {
         try {
           runRelease(name, owner, "pass");
@@ -305,7 +339,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     TreeSet<String> names = call("list the held locks", () -> {
       TreeSet<String> found = new TreeSet<>();
       ScanArgs args = ScanArgs.Builder.matches(keys.lockPattern()).limit(500);
-      KeyScanCursor<byte[]> cursor = scripts.call(() -> connection.async().scan(args));
+      KeyScanCursor<byte[]> cursor = scripts.call(() -> connections.commands().scan(args));
       while (true) {
         for (byte[] key : cursor.getKeys()) {
           String name = keys.nameOf(key);
@@ -316,8 +350,8 @@ final class RedisBackend implements LockBackend, Abandonable {
         if (cursor.isFinished()) {
           return found;
         }
-        ScanCursor next = ScanCursor.of(cursor.getCursor());
-        cursor = scripts.call(() -> connection.async().scan(next, args));
+        ScanCursor next = cursor; // on a cluster it also knows which node it is on
+        cursor = scripts.call(() -> connections.commands().scan(next, args));
       }
     });
     List<LockInfo> all = new ArrayList<>();
@@ -340,7 +374,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     }
     closed = true;
     leaveQueues();
-    closeQuietly(pubSub, connection, client, resources);
+    connections.close();
   }
 
   /** Drops the connections as a crash would: queue places stay until a release skips them. */
@@ -352,7 +386,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     closed = true;
     queued.clear();
     kindLocks.forget();
-    closeQuietly(pubSub, connection, client, resources);
+    connections.close();
   }
 
   /**
@@ -363,7 +397,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   private void leaveQueues() {
     List<RedisFuture<Object>> sent = new ArrayList<>();
     try {
-      if (connection.isOpen()) {
+      if (connections.isOpen()) {
         queued.forEach((owner, name) -> sent.add(scripts.send(Script.RELEASE, keys.of(name),
             utf8(owner), utf8("cancel"), keys.channels(), utf8(name), waiterTimeoutMs)));
         kindLocks.sendCancels(sent);
@@ -374,25 +408,6 @@ final class RedisBackend implements LockBackend, Abandonable {
     }
     queued.clear();
     kindLocks.forget();
-  }
-
-  private static void closeQuietly(StatefulRedisPubSubConnection<?, ?> pubSub,
-      StatefulRedisConnection<?, ?> connection, RedisClient client, ClientResources resources) {
-    for (AutoCloseable c : new AutoCloseable[] {pubSub, connection}) {
-      try {
-        if (c != null) {
-          c.close();
-        }
-      } catch (Exception e) {
-        log.debug("dlock: closing a redis connection failed", e);
-      }
-    }
-    try {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    } catch (RuntimeException e) {
-      log.debug("dlock: shutting down the redis client failed", e);
-    }
-    resources.shutdown(0, 2, TimeUnit.SECONDS);
   }
 
   /** Runs a Redis call; any failure becomes a BackendUnavailableException naming the server. */

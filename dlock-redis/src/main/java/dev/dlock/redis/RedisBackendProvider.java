@@ -5,10 +5,20 @@ import dev.dlock.spi.LockBackendProvider;
 import java.util.Set;
 
 /**
- * Opens the Redis backend for {@code redis://[user:password@]host:port[/db][?prefix=dlock:]} and
- * {@code rediss://...} (TLS) URLs. Lettuce's own URL parameters, such as {@code timeout=10s} or
- * {@code verifyPeer=CA}, pass through; {@code prefix} (default {@code dlock:}, no braces) starts
- * every key and channel the backend uses.
+ * Opens the Redis backend for one server, a Sentinel-watched master, or a cluster:
+ * <ul>
+ *   <li>{@code redis://[user:password@]host:port[/db]} and {@code rediss://...} (TLS);</li>
+ *   <li>{@code redis-sentinel://[user:password@]host:port,host:port/masterName}: the master that
+ *       the Sentinels name, found again after a failover;</li>
+ *   <li>{@code redis-cluster://[user:password@]host:port,host:port}: a Redis Cluster, from any of
+ *       its nodes; every key of a lock carries the lock's hash tag, so a lock lives in one slot.</li>
+ * </ul>
+ * Lettuce's own URL parameters, such as {@code timeout=10s} or {@code verifyPeer=CA}, pass
+ * through. dlock's parameters: {@code prefix} (default {@code dlock:}, no braces) starts every key
+ * and channel; {@code waitReplicas=k} (default 0, off) sends {@code WAIT k waitTimeout} after every
+ * grant and renewal, and {@code waitTimeout} (default 200ms) bounds it. With it on, a grant that
+ * fewer than k replicas acknowledged is released and the acquire fails with a
+ * {@link dev.dlock.BackendUnavailableException}, and such a renewal is not counted.
  *
  * <p>Each lock is a string key holding its owner with a server-side expiry, a fencing-token
  * counter, and a FIFO of waiting owners; a release wakes only the client of the oldest waiter,
@@ -17,7 +27,7 @@ import java.util.Set;
  * FIFO of waiters, per-holder leases on the server's clock, and wake-ups sent only to the clients
  * a release lets in. Tokens come from a per-lock counter in Redis, so they
  * can go backwards when Redis loses data: a restart without persistence, or a failover to a
- * replica that had not received the latest grants.
+ * replica that had not received the latest grants ({@code waitReplicas} narrows that window).
  */
 public final class RedisBackendProvider implements LockBackendProvider {
 
@@ -26,7 +36,8 @@ public final class RedisBackendProvider implements LockBackendProvider {
 
   @Override
   public Set<String> schemes() {
-    return Set.of("redis", "rediss");
+    return Set.of("redis", "rediss", "redis-sentinel", "rediss-sentinel", "redis-cluster",
+        "rediss-cluster");
   }
 
   @Override

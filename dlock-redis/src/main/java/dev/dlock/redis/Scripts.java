@@ -95,7 +95,7 @@ final class Scripts {
   }
 
   /** Runs any other command the same way. */
-  <T> T call(Supplier<RedisFuture<T>> command) {
+  <T> T call(Supplier<? extends Future<T>> command) {
     return await(command.get());
   }
 

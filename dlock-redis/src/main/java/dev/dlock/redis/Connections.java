@@ -1,0 +1,185 @@
+package dev.dlock.redis;
+
+import dev.dlock.BackendUnavailableException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The command and pub/sub connections of one backend, to one server, a Sentinel-watched master or
+ * a cluster. Why here: the backend's scripts run the same on all three, and only connecting,
+ * subscribing and {@code WAIT} differ. On a cluster, Redis 6.2 carries a PUBLISH to every node, but
+ * counts only the subscribers of the node that ran it; the release script counts listeners to skip
+ * departed clients, so the client subscribes on every node, and reads only the copy that the node
+ * serving the lock delivers. A copy that slips through while the topology changes is harmless
+ * ({@link QueuedOwners} remembers taken grants). Sharded pub/sub would need a channel per lock slot; the
+ * bundled test server (6.2) lacks it, so it is not used.
+ */
+final class Connections implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Connections.class);
+
+  private final ClientResources resources;
+  private final AbstractRedisClient client;
+  private final StatefulConnection<byte[], byte[]> connection;
+  private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+  private final StatefulRedisPubSubConnection<byte[], byte[]> pubSub;
+
+  private Connections(ClientResources resources, AbstractRedisClient client,
+      StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
+      StatefulRedisPubSubConnection<byte[], byte[]> pubSub) {
+    this.resources = resources;
+    this.client = client;
+    this.connection = connection;
+    this.commands = commands;
+    this.pubSub = pubSub;
+  }
+
+  /** Connects both connections, or throws BackendUnavailableException naming the URL. */
+  static Connections open(RedisUrl url) {
+    ClientResources resources = DefaultClientResources.builder()
+        .ioThreadPoolSize(2)
+        .computationThreadPoolSize(2) // Lettuce's minimum
+        // Back within a second of the server: the default backs off up to 30 s.
+        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
+            TimeUnit.MILLISECONDS))
+        .build();
+    SocketOptions socket = SocketOptions.builder().connectTimeout(url.uri().getTimeout()).build();
+    AbstractRedisClient client = null;
+    StatefulConnection<byte[], byte[]> connection = null;
+    StatefulRedisPubSubConnection<byte[], byte[]> pubSub = null;
+    try {
+      if (url.mode() == RedisUrl.Mode.CLUSTER) {
+        RedisClusterClient cluster = RedisClusterClient.create(resources, url.uris());
+        client = cluster;
+        cluster.setOptions(ClusterClientOptions.builder()
+            .socketOptions(socket)
+            .timeoutOptions(TimeoutOptions.enabled())
+            .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                .enableAllAdaptiveRefreshTriggers().build())
+            .build());
+        StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
+        connection = c;
+        StatefulRedisClusterPubSubConnection<byte[], byte[]> p = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
+        p.setNodeMessagePropagation(true);
+        pubSub = p;
+        return new Connections(resources, client, c, c.async(), p);
+      }
+      RedisClient single = RedisClient.create(resources);
+      client = single;
+      single.setOptions(ClientOptions.builder().socketOptions(socket)
+          .timeoutOptions(TimeoutOptions.enabled()).build());
+      StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE, url.uri());
+      connection = c;
+      pubSub = single.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
+      return new Connections(resources, client, c, c.async(), pubSub);
+    } catch (RuntimeException e) {
+      new Connections(resources, client, connection, null, pubSub).close();
+      throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
+          url.description(), RedisBackend.reason(e)), e);
+    }
+  }
+
+  RedisClusterAsyncCommands<byte[], byte[]> commands() {
+    return commands;
+  }
+
+  boolean isOpen() {
+    return connection.isOpen();
+  }
+
+  boolean isCluster() {
+    return connection instanceof StatefulRedisClusterConnection;
+  }
+
+  /**
+   * Lets {@code inbox} read this client's messages. On a cluster every node delivers a copy of
+   * each, and only the copy from the node that serves the lock's slot (by the topology the command
+   * connection last saw) is read; {@code slotKey} gives a key of a lock name.
+   */
+  void addListener(Inbox inbox, Function<String, byte[]> slotKey) {
+    if (pubSub instanceof StatefulRedisClusterPubSubConnection<byte[], byte[]> p
+        && connection instanceof StatefulRedisClusterConnection<byte[], byte[]> c) {
+      p.addListener(new RedisClusterPubSubAdapter<byte[], byte[]>() {
+        @Override
+        public void message(RedisClusterNode node, byte[] channel, byte[] message) {
+          inbox.message(message, name -> {
+            RedisClusterNode owner = c.getPartitions().getMasterBySlot(SlotHash.getSlot(slotKey.apply(name)));
+            return owner != null && owner.getNodeId().equals(node.getNodeId());
+          });
+        }
+      });
+    } else {
+      pubSub.addListener(inbox);
+    }
+  }
+
+  /** Subscribes to {@code channel}: on a cluster, on every node it knows. */
+  CompletableFuture<?> subscribe(byte[] channel) {
+    if (pubSub instanceof StatefulRedisClusterPubSubConnection<byte[], byte[]> p) {
+      return CompletableFuture.allOf(p.async().all().commands().subscribe(channel).futures());
+    }
+    return pubSub.async().subscribe(channel).toCompletableFuture();
+  }
+
+  /**
+   * Sends {@code WAIT replicas timeout} on the connection that ran the write to {@code key}: WAIT
+   * counts the replication of that connection's own writes.
+   */
+  CompletableFuture<Long> waitForReplicas(byte[] key, int replicas, Duration timeout) {
+    if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> c) {
+      RedisClusterNode node = c.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+      if (node == null) {
+        return CompletableFuture.failedFuture(new IllegalStateException(
+            "no cluster node serves slot " + SlotHash.getSlot(key)));
+      }
+      return c.getConnectionAsync(node.getNodeId()).thenCompose(n ->
+          n.async().waitForReplication(replicas, timeout.toMillis()).toCompletableFuture());
+    }
+    return commands.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
+  }
+
+  @Override
+  public void close() {
+    for (AutoCloseable c : new AutoCloseable[] {pubSub, connection}) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (Exception e) {
+        log.debug("dlock: closing a redis connection failed", e);
+      }
+    }
+    try {
+      if (client != null) {
+        client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+      }
+    } catch (RuntimeException e) {
+      log.debug("dlock: shutting down the redis client failed", e);
+    }
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+}

@@ -1,0 +1,115 @@
+package dev.dlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import dev.dlock.LockInfo;
+import dev.dlock.LockClientBuilder;
+import dev.dlock.testkit.FairLockConformanceSuite;
+import dev.dlock.testkit.LockConformanceSuite;
+import dev.dlock.testkit.ReadWriteLockConformanceSuite;
+import dev.dlock.testkit.SemaphoreConformanceSuite;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every conformance suite on a Redis Cluster of three masters and three replicas, each client
+ * opened by a {@code redis-cluster://} URL; the exclusive suite also with {@code waitReplicas=1}.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClusterConformanceTest {
+  private ClusterServers servers;
+
+  @BeforeAll
+  void start() {
+    servers = ClusterServers.start();
+  }
+
+  @AfterAll
+  void stop() {
+    servers.close();
+  }
+
+  private LockClientBuilder builder(String query) {
+    return LockClient.builder().url(servers.url(query));
+  }
+
+  @Nested
+  class Exclusive extends LockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("prefix=cluster:");
+    }
+  }
+
+  @Nested
+  class ExclusiveWithReplicaAcknowledgement extends LockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("prefix=cluster-wait:&waitReplicas=1&waitTimeout=2s");
+    }
+  }
+
+  @Nested
+  class Fair extends FairLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("prefix=cluster-fair:");
+    }
+  }
+
+  @Nested
+  class ReadWrite extends ReadWriteLockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("prefix=cluster-rw:");
+    }
+  }
+
+  @Nested
+  class Semaphore extends SemaphoreConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return builder("prefix=cluster-sem:");
+    }
+  }
+
+  /** What the suites do not reach: leases spread over every master, renewed and listed. */
+  @Nested
+  class AcrossSlots {
+    @Test
+    void leasesOnEveryMasterAreRenewedAndListed() throws Exception {
+      Duration lease = Duration.ofMillis(1500);
+      Counter events = new Counter();
+      Keys keys = new Keys("cluster-slots:");
+      List<Lease> held = new ArrayList<>();
+      Set<Integer> slots = new HashSet<>();
+      try (LockClient client = builder("prefix=cluster-slots:").leaseTime(lease).listener(events).build()) {
+        for (int i = 0; i < 12; i++) {
+          held.add(client.lock("job-" + i).acquire());
+          slots.add(SlotHash.getSlot(keys.lock("job-" + i)));
+        }
+        assertThat(slots).hasSizeGreaterThan(1);
+        assertThat(events.await("renewed", 2 * held.size(), lease.multipliedBy(4)))
+            .as("two renewal rounds of every lease").isTrue();
+        assertThat(held).allMatch(Lease::isValid);
+        assertThat(client.inspectAll()).extracting(LockInfo::name)
+            .containsExactlyInAnyOrderElementsOf(held.stream().map(Lease::name).toList());
+        for (Lease l : held) {
+          l.close();
+        }
+        assertThat(client.inspectAll()).isEmpty();
+      }
+    }
+  }
+}
