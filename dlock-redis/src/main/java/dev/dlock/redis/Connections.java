@@ -156,7 +156,8 @@ final class Connections implements AutoCloseable {
         return CompletableFuture.failedFuture(new IllegalStateException(
             "no cluster node serves slot " + SlotHash.getSlot(key)));
       }
-      return c.getConnectionAsync(node.getNodeId()).thenCompose(n ->
+      // By host and port, as Lettuce routes a keyed write: a connection by node id is another one.
+      return c.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort()).thenCompose(n ->
           n.async().waitForReplication(replicas, timeout.toMillis()).toCompletableFuture());
     }
     return commands.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();

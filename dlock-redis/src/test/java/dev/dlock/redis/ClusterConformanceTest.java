@@ -1,7 +1,9 @@
 package dev.dlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockInfo;
@@ -10,7 +12,11 @@ import dev.dlock.testkit.FairLockConformanceSuite;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -109,6 +115,29 @@ class ClusterConformanceTest {
           l.close();
         }
         assertThat(client.inspectAll()).isEmpty();
+      }
+    }
+
+    @Test
+    void aGrantWaitsForTheReplicaOfTheLocksOwnMaster() throws Exception {
+      try (LockClient strict = builder("prefix=cluster-stall:&waitReplicas=1&waitTimeout=300ms").build()) {
+        strict.lock("stalled").acquire().close();
+        int slot = SlotHash.getSlot(new Keys("cluster-stall:").lock("stalled"));
+        RedisClusterClient admin = RedisClusterClient.create(RedisURI.create(servers.seed()));
+        try {
+          Partitions partitions = admin.getPartitions();
+          RedisClusterNode master = partitions.getMasterBySlot(slot);
+          RedisClusterNode replica = partitions.stream()
+              .filter(n -> master.getNodeId().equals(n.getSlaveOf())).findFirst().orElseThrow();
+          // The replica of that master cannot answer for 3 s: a WAIT on a connection that had
+          // written nothing would pass at once.
+          RedisTestServer.stall(replica.getUri().getPort(), 3);
+          assertThatThrownBy(() -> strict.lock("stalled").acquire(Duration.ofSeconds(5)))
+              .isInstanceOf(BackendUnavailableException.class)
+              .hasMessageContaining("fewer than 1 replica(s) acknowledged the grant of lock 'stalled'");
+        } finally {
+          admin.shutdown();
+        }
       }
     }
   }

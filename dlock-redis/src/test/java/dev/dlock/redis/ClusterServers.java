@@ -40,6 +40,11 @@ final class ClusterServers implements AutoCloseable {
     return "redis-cluster://" + nodes + (query.isEmpty() ? "" : "?" + query);
   }
 
+  /** {@code redis://} for one node, for an admin client. */
+  String seed() {
+    return "redis://127.0.0.1:" + cluster.serverPorts().get(0);
+  }
+
   @Override
   public void close() {
     try {

@@ -36,6 +36,19 @@ class RedisReplicaAcknowledgementTest {
   }
 
   @Test
+  void aGrantWaitsForTheReplicaItself() throws Exception {
+    try (RedisTestServer master = RedisTestServer.start(); Replica replica = new Replica(master);
+        LockClient strict = LockClient.builder().url(master.url() + "?waitReplicas=1&waitTimeout=300ms").build()) {
+      strict.lock("warm").acquire().close();
+      // A replica that cannot answer for 3 s: a WAIT that counted nothing would pass at once.
+      RedisTestServer.stall(replica.port, 3);
+      assertThatThrownBy(() -> strict.lock("stalled").acquire(Duration.ofSeconds(5)))
+          .isInstanceOf(BackendUnavailableException.class)
+          .hasMessageContaining("fewer than 1 replica(s) acknowledged the grant of lock 'stalled'");
+    }
+  }
+
+  @Test
   void theWaitCostsOneCommandPerGrantAndNoneWhenThePolicyIsOff() throws Exception {
     try (RedisTestServer master = RedisTestServer.start(); Replica replica = new Replica(master)) {
       try (LockClient off = LockClient.builder().url(master.url()).build();
@@ -77,10 +90,11 @@ class RedisReplicaAcknowledgementTest {
   /** A replica of {@code master}, ready once the master counts it as connected. */
   private static final class Replica implements AutoCloseable {
     private final RedisServer server;
+    private final int port = RedisTestServer.freePort();
     private boolean stopped;
 
     Replica(RedisTestServer master) throws IOException, InterruptedException {
-      server = RedisServer.newRedisServer().port(RedisTestServer.freePort()).bind("127.0.0.1")
+      server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
           .slaveOf("127.0.0.1", master.port()).setting("save \"\"").setting("appendonly no").build();
       server.start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);

@@ -3,6 +3,10 @@ package dev.dlock.redis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -149,6 +153,18 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
       }
       Thread.sleep(10);
     }
+  }
+
+  /**
+   * Blocks the redis-server on {@code port} for {@code seconds} with DEBUG SLEEP, as a long pause
+   * would; returns once the command is sent, not when the sleep ends.
+   */
+  static void stall(int port, int seconds) {
+    RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", port));
+    StatefulRedisConnection<String, String> conn = c.connect();
+    conn.async().dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
+            new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(seconds))
+        .whenComplete((r, e) -> c.shutdownAsync());
   }
 
   /** Resets INFO commandstats. */
