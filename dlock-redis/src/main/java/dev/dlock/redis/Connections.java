@@ -22,12 +22,18 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.Disposable;
 
 /**
  * The command and pub/sub connections of one backend, to one server, a Sentinel-watched master or
@@ -36,8 +42,10 @@ import org.slf4j.LoggerFactory;
  * counts only the subscribers of the node that ran it; the release script counts listeners to skip
  * departed clients, so the client subscribes on every node, and reads only the copy that the node
  * serving the lock delivers. A copy that slips through while the topology changes is harmless
- * ({@link QueuedOwners} remembers taken grants). Sharded pub/sub would need a channel per lock slot; the
- * bundled test server (6.2) lacks it, so it is not used.
+ * ({@link QueuedOwners} remembers taken grants). A Redis 7 cluster shards pub/sub instead: a
+ * message stays on the shard of its channel's slot, so the client subscribes (SSUBSCRIBE) to its
+ * channel of a slot ({@link Keys}) on that slot's master, the first time it waits there, and
+ * again after the topology changes.
  */
 final class Connections implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Connections.class);
@@ -47,15 +55,23 @@ final class Connections implements AutoCloseable {
   private final StatefulConnection<byte[], byte[]> connection;
   private final RedisClusterAsyncCommands<byte[], byte[]> commands;
   private final StatefulRedisPubSubConnection<byte[], byte[]> pubSub;
+  private final boolean sharded;
+  /** With sharded pub/sub: the slots whose channel this client listens on. */
+  private final Set<Integer> listening = ConcurrentHashMap.newKeySet();
+  private final Disposable topologyWatch;
 
   private Connections(ClientResources resources, AbstractRedisClient client,
       StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
-      StatefulRedisPubSubConnection<byte[], byte[]> pubSub) {
+      StatefulRedisPubSubConnection<byte[], byte[]> pubSub, boolean sharded) {
     this.resources = resources;
     this.client = client;
     this.connection = connection;
     this.commands = commands;
     this.pubSub = pubSub;
+    this.sharded = sharded;
+    this.topologyWatch = !sharded ? null : resources.eventBus().get()
+        .filter(ClusterTopologyChangedEvent.class::isInstance)
+        .subscribe(e -> listening.clear());
   }
 
   /** Connects both connections, or throws BackendUnavailableException naming the URL. */
@@ -86,7 +102,7 @@ final class Connections implements AutoCloseable {
         StatefulRedisClusterPubSubConnection<byte[], byte[]> p = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
         p.setNodeMessagePropagation(true);
         pubSub = p;
-        return new Connections(resources, client, c, c.async(), p);
+        return new Connections(resources, client, c, c.async(), p, majorVersion(c, url) >= 7);
       }
       RedisClient single = RedisClient.create(resources);
       client = single;
@@ -95,12 +111,27 @@ final class Connections implements AutoCloseable {
       StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE, url.uri());
       connection = c;
       pubSub = single.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
-      return new Connections(resources, client, c, c.async(), pubSub);
+      return new Connections(resources, client, c, c.async(), pubSub, false);
     } catch (RuntimeException e) {
-      new Connections(resources, client, connection, null, pubSub).close();
+      new Connections(resources, client, connection, null, pubSub, false).close();
       throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
           url.description(), RedisBackend.reason(e)), e);
     }
+  }
+
+  /** The major version of the node that answers, as INFO server gives it. */
+  private static int majorVersion(StatefulRedisClusterConnection<byte[], byte[]> c, RedisUrl url) {
+    String info = c.sync().info("server");
+    Matcher m = Pattern.compile("redis_version:(\\d+)").matcher(info);
+    if (!m.find()) {
+      throw new IllegalStateException("redis " + url.description() + " gave no redis_version in INFO server");
+    }
+    return Integer.parseInt(m.group(1));
+  }
+
+  /** True on a cluster that shards pub/sub (Redis 7 and later). */
+  boolean sharded() {
+    return sharded;
   }
 
   RedisClusterAsyncCommands<byte[], byte[]> commands() {
@@ -125,6 +156,16 @@ final class Connections implements AutoCloseable {
         && connection instanceof StatefulRedisClusterConnection<byte[], byte[]> c) {
       p.addListener(new RedisClusterPubSubAdapter<byte[], byte[]>() {
         @Override
+        public void smessage(RedisClusterNode node, byte[] channel, byte[] message) {
+          inbox.message(message, name -> true);
+        }
+
+        @Override
+        public void sunsubscribed(RedisClusterNode node, byte[] channel, long count) {
+          listening.remove(SlotHash.getSlot(channel)); // the slot moved: subscribe again where it went
+        }
+
+        @Override
         public void message(RedisClusterNode node, byte[] channel, byte[] message) {
           inbox.message(message, name -> {
             RedisClusterNode owner = c.getPartitions().getMasterBySlot(SlotHash.getSlot(slotKey.apply(name)));
@@ -143,6 +184,26 @@ final class Connections implements AutoCloseable {
       return CompletableFuture.allOf(p.async().all().commands().subscribe(channel).futures());
     }
     return pubSub.async().subscribe(channel).toCompletableFuture();
+  }
+
+  /**
+   * With sharded pub/sub, subscribes to {@code channel} on the master of {@code key}'s slot,
+   * unless this client listens there already. The channel is in that slot.
+   */
+  CompletableFuture<?> listen(byte[] key, byte[] channel) {
+    int slot = SlotHash.getSlot(key);
+    if (listening.contains(slot)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    StatefulRedisClusterConnection<byte[], byte[]> c = (StatefulRedisClusterConnection<byte[], byte[]>) connection;
+    RedisClusterNode node = c.getPartitions().getMasterBySlot(slot);
+    if (node == null) {
+      return CompletableFuture.failedFuture(new IllegalStateException("no cluster node serves slot " + slot));
+    }
+    StatefulRedisClusterPubSubConnection<byte[], byte[]> p = (StatefulRedisClusterPubSubConnection<byte[], byte[]>) pubSub;
+    return p.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort())
+        .thenCompose(n -> n.async().ssubscribe(channel).toCompletableFuture())
+        .thenRun(() -> listening.add(slot));
   }
 
   /**
@@ -165,6 +226,9 @@ final class Connections implements AutoCloseable {
 
   @Override
   public void close() {
+    if (topologyWatch != null) {
+      topologyWatch.dispose();
+    }
     for (AutoCloseable c : new AutoCloseable[] {pubSub, connection}) {
       try {
         if (c != null) {

@@ -1,5 +1,6 @@
 package dev.dlock.redis;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -9,17 +10,32 @@ import java.nio.charset.StandardCharsets;
  * Each lock's keys are {@code prefix{name}:suffix}; the prefix has no braces, so the first '{' is
  * ours, and escaping '}' (and the escape byte '%') in the name makes the tag exactly the escaped
  * name: never empty, never cut short, the same for every key of the lock. Names are UTF-8 bytes,
- * so any name, braces and all, maps to one slot.
+ * so any name, braces and all, maps to one slot. Why per-slot channels: sharded pub/sub (Redis 7
+ * Cluster) binds a channel to a slot, and a script may publish only in its own keys' slot; so on
+ * such a cluster a client listens on one channel per slot it waits in, {@code prefix{tag}client:id},
+ * where the tag is a short string chosen to hash to that slot.
  */
 final class Keys {
   static final String LOCK = ":lock";
 
+  private static final byte[] PUBLISH = utf8("PUBLISH");
+  private static final byte[] SPUBLISH = utf8("SPUBLISH");
+
+  private final String prefixText;
   private final byte[] prefix;
   private final byte[] channels;
+  private final boolean sharded;
 
   Keys(String prefix) {
+    this(prefix, false);
+  }
+
+  /** With {@code sharded}, every lock's notifications go to channels of the lock's own slot. */
+  Keys(String prefix, boolean sharded) {
+    this.prefixText = prefix;
     this.prefix = utf8(prefix);
     this.channels = utf8(prefix + "client:");
+    this.sharded = sharded;
   }
 
   /** The lock, token, queue and alive keys of a name, in the order the scripts expect. */
@@ -56,13 +72,51 @@ final class Keys {
     return key(tag(name), LOCK);
   }
 
-  /** The prefix of every client's notification channel; the client id follows it. */
-  byte[] channels() {
-    return channels.clone();
+  /** The prefix of the notification channels of {@code name}'s clients; a client id follows it. */
+  byte[] channels(String name) {
+    return sharded ? shardChannels(SlotHash.getSlot(lock(name))) : channels.clone();
   }
 
+  /** The command that publishes to those channels. */
+  byte[] publish() {
+    return sharded ? SPUBLISH : PUBLISH;
+  }
+
+  boolean sharded() {
+    return sharded;
+  }
+
+  /** A client's one channel, without sharded pub/sub. */
   byte[] channel(String clientId) {
     return concat(channels, utf8(clientId));
+  }
+
+  /** A client's channel for {@code name}: with sharded pub/sub, its one for the name's slot. */
+  byte[] channel(String name, String clientId) {
+    return concat(channels(name), utf8(clientId));
+  }
+
+  private byte[] shardChannels(int slot) {
+    return utf8(prefixText + "{" + SlotTags.BY_SLOT[slot] + "}client:");
+  }
+
+  /** For each slot, a short tag that hashes to it: found once, in a few milliseconds. */
+  private static final class SlotTags {
+    static final String[] BY_SLOT = find();
+
+    private static String[] find() {
+      String[] tags = new String[SlotHash.SLOT_COUNT];
+      int found = 0;
+      for (int i = 0; found < tags.length; i++) {
+        String tag = Integer.toString(i, 36);
+        int slot = SlotHash.getSlot(utf8(tag));
+        if (tags[slot] == null) {
+          tags[slot] = tag;
+          found++;
+        }
+      }
+      return tags;
+    }
   }
 
   /** A SCAN pattern for every lock key under the prefix. */

@@ -169,9 +169,9 @@ final class KindLocks {
 
   private byte[][] releaseArgs(LockKind kind, String name, String owner, byte[] mode) {
     if (kind == LockKind.READ || kind == LockKind.WRITE) {
-      return new byte[][] {utf8(owner), side(kind), mode, keys.channels(), utf8(name)};
+      return new byte[][] {utf8(owner), side(kind), mode, keys.channels(name), utf8(name), keys.publish()};
     }
-    return new byte[][] {utf8(owner), mode, keys.channels(), utf8(name)};
+    return new byte[][] {utf8(owner), mode, keys.channels(name), utf8(name), keys.publish()};
   }
 
   private static byte[] side(LockKind kind) {

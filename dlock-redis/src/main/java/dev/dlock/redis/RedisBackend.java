@@ -70,7 +70,7 @@ final class RedisBackend implements LockBackend, Abandonable {
 
   private RedisBackend(RedisUrl url, Duration waiterTimeout, Connections connections) {
     this.url = url;
-    this.keys = new Keys(url.prefix());
+    this.keys = new Keys(url.prefix(), connections.sharded());
     this.waiterTimeout = waiterTimeout;
     this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
@@ -99,8 +99,21 @@ final class RedisBackend implements LockBackend, Abandonable {
     this.context = context;
     connections.addListener(new Inbox(context.clientId(), this::pushed,
         (name, owner) -> context.released(name)), keys::lock);
-    call("subscribe to its release channel",
-        () -> scripts.call(() -> connections.subscribe(keys.channel(context.clientId()))));
+    if (!keys.sharded()) {
+      call("subscribe to its release channel",
+          () -> scripts.call(() -> connections.subscribe(keys.channel(context.clientId()))));
+    }
+  }
+
+  /**
+   * With sharded pub/sub, subscribes to this client's channel in {@code name}'s slot before a
+   * wait there may queue an owner, since a release skips queued owners nobody listens for.
+   */
+  private void listen(String name) {
+    if (keys.sharded()) {
+      call("subscribe to its release channel for lock '" + name + "'", () -> scripts.call(
+          () -> connections.listen(keys.lock(name), keys.channel(name, context.clientId()))));
+    }
   }
 
   @Override
@@ -114,6 +127,9 @@ final class RedisBackend implements LockBackend, Abandonable {
       return tryAcquire(request.name(), request.owner(), request.leaseTime(), request.willWait());
     }
     checkOpen();
+    if (request.willWait()) {
+      listen(request.name());
+    }
     Attempt a = kindLocks.tryAcquire(request);
     if (a.isGranted()) {
       keepReplicated(request.name(), () -> kindLocks.release(
@@ -131,6 +147,9 @@ final class RedisBackend implements LockBackend, Abandonable {
       if (pushed != null) {
         return pushed;
       }
+    }
+    if (willWait) {
+      listen(name);
     }
     String mode = !willWait ? "0" : queued.waits(owner, name, context.ticker().read()) ? "2" : "1";
     List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
@@ -298,7 +317,7 @@ final class RedisBackend implements LockBackend, Abandonable {
 
   private boolean runRelease(String name, String owner, String mode) {
     Long freed = call(mode + " lock '" + name + "'", () -> scripts.run(Script.RELEASE, keys.of(name),
-        utf8(owner), utf8(mode), keys.channels(), utf8(name), waiterTimeoutMs));
+        utf8(owner), utf8(mode), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish()));
     return freed == 1L;
   }
 
@@ -399,7 +418,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     try {
       if (connections.isOpen()) {
         queued.forEach((owner, name) -> sent.add(scripts.send(Script.RELEASE, keys.of(name),
-            utf8(owner), utf8("cancel"), keys.channels(), utf8(name), waiterTimeoutMs)));
+            utf8(owner), utf8("cancel"), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish())));
         kindLocks.sendCancels(sent);
       }
       LettuceFutures.awaitAll(Duration.ofSeconds(1), sent.toArray(RedisFuture[]::new));

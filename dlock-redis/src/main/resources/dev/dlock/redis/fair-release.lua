@@ -7,6 +7,7 @@ local owner = ARGV[1]
 local mode = ARGV[2]                      -- 'release' or 'cancel'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the lock name, sent to the woken client
+local publish = ARGV[5] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
 -- Returns 1 if the owner held the lock (release), or held or waited for it (cancel); else 0.
 
 local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
@@ -25,7 +26,7 @@ local function wakeHead()
     local lapses = tonumber(redis.call('ZSCORE', alive, head) or 0)
     local client, seq = string.match(head, '^(.*):(%d+)$')
     if lapses > now and client
-        and redis.call('PUBLISH', channels .. client, '*' .. seq .. ' ' .. name) > 0 then
+        and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0 then
       return
     end
     redis.call('ZREM', queue, head)

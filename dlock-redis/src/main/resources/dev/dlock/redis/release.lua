@@ -11,6 +11,7 @@ local mode = ARGV[2]                      -- 'release', 'cancel' or 'pass'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the lock name, sent to the woken client
 local waiterTimeout = tonumber(ARGV[5])   -- how long a grant pushed to a waiter lasts untaken
+local publish = ARGV[6] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
 -- Returns 1 if the owner held (or had been pushed) the lock and it is freed, else 0.
 
 local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
@@ -34,7 +35,7 @@ local function handOver()
     local client, seq = string.match(head, '^(.*):(%d+)$')
     if client then
       local token = redis.call('INCR', KEYS[2])
-      if redis.call('PUBLISH', channels .. client, seq .. ' ' .. token .. ' ' .. name) > 0 then
+      if redis.call(publish, channels .. client, seq .. ' ' .. token .. ' ' .. name) > 0 then
         redis.call('SET', lock, '@' .. waiterTimeout .. ' ' .. head, 'PX', waiterTimeout)
         return
       end

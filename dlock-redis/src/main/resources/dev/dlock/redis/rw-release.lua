@@ -10,6 +10,7 @@ local side = ARGV[2]                      -- 'r' read, 'w' write
 local mode = ARGV[3]                      -- 'release' or 'cancel'
 local channels = ARGV[4]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[5]                      -- the lock name, sent to the woken clients
+local publish = ARGV[6] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
 -- Returns 1 if the owner held that side (release), or held or waited for it (cancel); else 0.
 
 local write, readers, queue, alive, writers = KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6]
@@ -35,7 +36,7 @@ local function tell(waiter)
   local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
   local client, seq = string.match(waiter, '^(.*):(%d+)$')
   return lapses > nowMs() and client ~= nil
-      and redis.call('PUBLISH', channels .. client, '*' .. seq .. ' ' .. name) > 0
+      and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0
 end
 
 local function wake()

@@ -8,6 +8,7 @@ local owner = ARGV[1]
 local mode = ARGV[2]                      -- 'release' or 'cancel'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the semaphore name, sent to the woken clients
+local publish = ARGV[5] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
 -- Returns 1 if the owner held a permit (release), or held or waited for one (cancel); else 0.
 
 local holders, meta, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -32,7 +33,7 @@ local function wake()
     local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
     local client, seq = string.match(waiter, '^(.*):(%d+)$')
     if lapses > now and client
-        and redis.call('PUBLISH', channels .. client, '*' .. seq .. ' ' .. name) > 0 then
+        and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0 then
       free = free - 1
     else
       redis.call('ZREM', queue, waiter)

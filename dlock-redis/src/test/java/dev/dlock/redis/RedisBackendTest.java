@@ -102,7 +102,7 @@ class RedisBackendTest {
       scripts.load();
       Keys keys = new Keys("dlock:");
       Long freed = scripts.run(Scripts.Script.RELEASE, keys.of(name), Keys.utf8(owner),
-          Keys.utf8("pass"), keys.channels(), Keys.utf8(name), Keys.utf8("3000"));
+          Keys.utf8("pass"), keys.channels(name), Keys.utf8(name), Keys.utf8("3000"), keys.publish());
       assertThat(freed).isZero();
     } finally {
       raw.shutdown();
