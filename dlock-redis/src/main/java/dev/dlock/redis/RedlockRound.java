@@ -31,14 +31,14 @@ final class RedlockRound<T> {
     this.voting = new boolean[nodes.size()];
   }
 
-  /** Sends {@code command} to every node in {@code nodes}; null entries are skipped. */
+  /** Sends {@code command} to every node in {@code nodes}; a null entry is a node not asked. */
   static <T> RedlockRound<T> send(List<RedlockNode> nodes, long now,
       Function<RedlockNode, CompletableFuture<T>> command) {
     RedlockRound<T> r = new RedlockRound<>(nodes);
     for (int i = 0; i < nodes.size(); i++) {
       RedlockNode n = nodes.get(i);
       if (n == null) {
-        r.replies[i] = new CompletableFuture<>();
+        r.replies[i] = CompletableFuture.failedFuture(new IllegalStateException("not asked"));
         continue;
       }
       r.epochs[i] = n.epoch();
