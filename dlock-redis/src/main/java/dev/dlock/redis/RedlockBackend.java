@@ -10,15 +10,7 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
-import dev.dlock.spi.LockKind;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +20,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,56 +55,23 @@ final class RedlockBackend implements LockBackend {
 
   private final RedlockUrl url;
   private final Keys keys;
-  private final ClientResources resources;
-  private final RedisClient client;
-  private final List<RedlockNode> nodes = new ArrayList<>();
   private final int majority;
+  private final RedlockConnections connections;
+  private final List<RedlockNode> nodes;
   private volatile BackendContext context;
   private volatile boolean closed;
 
-  private RedlockBackend(RedlockUrl url, ClientResources resources, RedisClient client) {
+  private RedlockBackend(RedlockUrl url) {
     this.url = url;
     this.keys = new Keys(url.prefix());
-    this.resources = resources;
-    this.client = client;
     this.majority = url.majority();
-    for (int i = 0; i < url.nodes().size(); i++) {
-      nodes.add(new RedlockNode(i, url.nodes().get(i), client, this::clock, url.restartDelay()));
-    }
+    this.connections = RedlockConnections.open(url, this::clock);
+    this.nodes = connections.nodes();
   }
 
   /** Connects to every node at once; throws BackendUnavailableException if under a majority can. */
   static RedlockBackend open(RedlockUrl url) {
-    ClientResources resources = DefaultClientResources.builder()
-        .ioThreadPoolSize(2)
-        .computationThreadPoolSize(2)
-        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
-            TimeUnit.MILLISECONDS))
-        .build();
-    RedisClient client = RedisClient.create(resources);
-    Duration timeout = url.nodes().get(0).getTimeout();
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-        .timeoutOptions(TimeoutOptions.enabled())
-        .build());
-    RedlockBackend backend = new RedlockBackend(url, resources, client);
-    RedlockRound<Void> opened = RedlockRound.send(backend.nodes, backend.clock(), RedlockNode::connect)
-        .await(timeout.plusMillis(500));
-    int reachable = 0;
-    for (RedlockNode n : backend.nodes) {
-      reachable += n.connected() ? 1 : 0;
-    }
-    if (reachable < backend.majority) {
-      backend.close();
-      Throwable cause = opened.failure();
-      throw new BackendUnavailableException(String.format(
-          "redlock: only %d of %d nodes reachable, %d needed: %s%s", reachable, backend.nodes.size(),
-          backend.majority, url.description(), cause == null ? "" : ": " + RedisBackend.reason(cause)),
-          cause);
-    }
-    return backend;
+    return new RedlockBackend(url);
   }
 
   @Override
@@ -121,7 +79,7 @@ final class RedlockBackend implements LockBackend {
     this.context = context;
     if (!url.restartDelay().isZero()) {
       // The nodes' starts were placed on System.nanoTime at open; place them on the engine's clock.
-      RedlockRound.send(nodes, clock(), RedlockNode::reverify).await(url.nodes().get(0).getTimeout());
+      RedlockRound.send(nodes, clock(), RedlockNode::reverify).await(RedlockConnections.timeout(url));
     }
   }
 
@@ -318,13 +276,7 @@ final class RedlockBackend implements LockBackend {
       }
       closed = true;
     }
-    nodes.forEach(RedlockNode::close);
-    try {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    } catch (RuntimeException e) {
-      log.debug("dlock: shutting down the redis client failed", e);
-    }
-    resources.shutdown(0, 2, TimeUnit.SECONDS);
+    connections.close();
   }
 
   // ---- shared with RedlockInspector

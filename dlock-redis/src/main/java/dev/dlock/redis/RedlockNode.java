@@ -46,7 +46,7 @@ final class RedlockNode {
   private volatile long verifiedEpoch = -1;
   private volatile long votesFrom;
   private boolean connecting;
-  private boolean verifying;
+  private CompletableFuture<Void> verifying;
   private long lastAttempt;
   private boolean attempted;
   private String runId;
@@ -163,35 +163,45 @@ final class RedlockNode {
     return now - votesFrom >= 0;
   }
 
+  /** Reads the node's start; while a reading is in flight, that one. */
   private CompletableFuture<Void> verify() {
     long sentEpoch;
+    CompletableFuture<String> info;
     synchronized (this) {
-      if (verifying || connection == null || !connection.isOpen()) {
+      if (verifying != null) {
+        return verifying;
+      }
+      if (connection == null || !connection.isOpen()) {
         return CompletableFuture.completedFuture(null);
       }
-      verifying = true;
       sentEpoch = epoch;
+      info = connection.async().info("server").toCompletableFuture();
+      CompletableFuture<Void> reading = info.handle((text, error) -> {
+        settle(sentEpoch, text, error);
+        return null;
+      });
+      // settle() clears it, under this lock; if it already ran, there is nothing in flight.
+      verifying = reading.isDone() ? null : reading;
+      return reading;
     }
-    return connection.async().info("server").toCompletableFuture().handle((info, error) -> {
-      long now = clock.getAsLong();
-      synchronized (this) {
-        verifying = false;
-        if (error != null || sentEpoch != epoch) {
-          return null; // the next round asks again
-        }
-        long uptime = Long.parseLong(field(info, "uptime_in_seconds"));
-        String id = field(info, "run_id");
-        if (runId != null && !runId.equals(id)) {
-          log.info("dlock: redlock node {} restarted {} s ago; it votes again after restartDelay",
-              address(), uptime);
-        }
-        runId = id;
-        // The node started at the latest when the reply came, minus the whole seconds it reports.
-        votesFrom = now - Duration.ofSeconds(uptime).toNanos() + restartDelayNanos;
-        verifiedEpoch = sentEpoch;
-      }
-      return null;
-    });
+  }
+
+  private synchronized void settle(long sentEpoch, String info, Throwable error) {
+    long now = clock.getAsLong();
+    verifying = null;
+    if (error != null || sentEpoch != epoch) {
+      return; // the next round asks again
+    }
+    long uptime = Long.parseLong(field(info, "uptime_in_seconds"));
+    String id = field(info, "run_id");
+    if (runId != null && !runId.equals(id)) {
+      log.info("dlock: redlock node {} restarted {} s ago; it votes again after restartDelay",
+          address(), uptime);
+    }
+    runId = id;
+    // The node started at the latest when the reply came, minus the whole seconds it reports.
+    votesFrom = now - Duration.ofSeconds(uptime).toNanos() + restartDelayNanos;
+    verifiedEpoch = sentEpoch;
   }
 
   private static String field(String info, String name) {

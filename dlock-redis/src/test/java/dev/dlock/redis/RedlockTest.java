@@ -127,12 +127,16 @@ class RedlockTest {
   void restartedNodesDoNotVoteUnderTheGuardAndBreakMutualExclusionWithoutIt() throws Exception {
     String name = "restart";
     long delay = 4;
-    // Nodes 0 and 1 must have been up for restartDelay, so that they vote for the guarded client.
+    // Nodes 0, 1 and 2 must have been up for restartDelay, so that they vote for a guarded client.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(delay + 5);
-    while (nodes.uptime(0) < delay || nodes.uptime(1) < delay) {
-      assertThat(System.nanoTime()).as("nodes 0 and 1 up for %d s", delay).isLessThan(deadline);
+    while (nodes.uptime(0) < delay || nodes.uptime(1) < delay || nodes.uptime(2) < delay) {
+      assertThat(System.nanoTime()).as("nodes 0-2 up for %d s", delay).isLessThan(deadline);
       Thread.sleep(100);
     }
+    LockClient early = client("restartDelay=" + delay + "s");
+    Optional<Lease> before = early.lock(name + "-before", Duration.ofSeconds(1)).tryAcquire();
+    assertThat(before).as("a guarded client while nodes 0-2 have been up long enough").isPresent();
+    before.get().close();
     nodes.stop(3);
     nodes.stop(4);
     Lease held = client("").lock(name, Duration.ofSeconds(30)).acquire(Duration.ofSeconds(5));
@@ -148,6 +152,8 @@ class RedlockTest {
         .hasMessageContaining("PT" + (delay + 1) + "S").hasMessageContaining("PT" + delay + "S");
     assertThat(guarded.lock(name, Duration.ofSeconds(1)).tryAcquire())
         .as("the guarded client, while only nodes 0 and 1 vote and both name the holder").isEmpty();
+    assertThat(early.lock(name, Duration.ofSeconds(1)).tryAcquire())
+        .as("a guarded client that saw the nodes reconnect").isEmpty();
 
     // The known Redlock failure the rule exists for: without the guard, the three nodes that
     // forgot the lock form a majority, and a second client is granted it while the first holds it.
