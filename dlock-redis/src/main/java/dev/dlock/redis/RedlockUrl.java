@@ -79,8 +79,8 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
       String value = decode(eq < 0 ? "" : param.substring(eq + 1));
       switch (key) {
         case "prefix" -> prefix = value;
-        case "nodeTimeout" -> nodeTimeout = positive(key, duration(key, value));
-        case "timeout" -> timeout = positive(key, duration(key, value));
+        case "nodeTimeout" -> nodeTimeout = positive(key, value);
+        case "timeout" -> timeout = positive(key, value);
         case "restartDelay" -> restartDelay = duration(key, value);
         case "drift" -> drift = fraction(key, value);
         default -> throw new IllegalArgumentException(String.format(
@@ -134,9 +134,10 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
     };
   }
 
-  private static Duration positive(String name, Duration d) {
+  private static Duration positive(String name, String value) {
+    Duration d = duration(name, value);
     if (d.isZero()) {
-      throw new IllegalArgumentException(String.format("%s must be positive: %s", name, d));
+      throw new IllegalArgumentException(String.format("%s must be positive: %s", name, value));
     }
     return d;
   }

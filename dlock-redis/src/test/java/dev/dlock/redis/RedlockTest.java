@@ -187,7 +187,7 @@ class RedlockTest {
     assertThatThrownBy(() -> p.open("redlock://h:1,h:2,h:3?nodeTimeout=fast"))
         .hasMessageContaining("nodeTimeout must be a duration such as 50ms or 2s: fast");
     assertThatThrownBy(() -> p.open("redlock://h:1,h:2,h:3?nodeTimeout=0ms"))
-        .hasMessageContaining("nodeTimeout must be positive");
+        .hasMessage("nodeTimeout must be positive: 0ms");
     assertThatThrownBy(() -> p.open("redlock://h:1,h:2,h:3?restartDelay=soon"))
         .hasMessageContaining("restartDelay must be a duration such as 50ms or 2s: soon");
     assertThatThrownBy(() -> p.open("redlock://h:1,h:2,h:3?drift=1.5")).hasMessageContaining("drift")
