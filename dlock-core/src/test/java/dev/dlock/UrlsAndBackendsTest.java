@@ -22,8 +22,10 @@ class UrlsAndBackendsTest {
     assertThat(Urls.duration("t", "2s")).isEqualTo(java.time.Duration.ofSeconds(2));
     assertThat(Urls.duration("t", "1m")).isEqualTo(java.time.Duration.ofMinutes(1));
     assertThat(Urls.duration("t", "PT0.5S")).isEqualTo(java.time.Duration.ofMillis(500));
+    assertThat(Urls.duration("t", "2h")).isEqualTo(java.time.Duration.ofHours(2));
+    assertThat(Urls.duration("t", "75")).isEqualTo(java.time.Duration.ofMillis(75));
     assertThatThrownBy(() -> Urls.duration("nodeTimeout", "fast"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nodeTimeout").hasMessageContaining("'fast'");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nodeTimeout must be a duration such as 50ms or 2s: fast");
     assertThatThrownBy(() -> Urls.duration("nodeTimeout", "PT-1S"))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
   }

@@ -11,7 +11,7 @@ public final class Urls {
   private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
   private static final Pattern PASSWORD_PARAM =
       Pattern.compile("((?i:password|pass|pwd)=)[^&;]*");
-  private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m)");
+  private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)?");
 
   private Urls() {}
 
@@ -28,8 +28,9 @@ public final class Urls {
   }
 
   /**
-   * A duration URL parameter: a whole number of {@code ms}, {@code s} or {@code m} ({@code 200ms},
-   * {@code 2s}), or an ISO-8601 duration ({@code PT0.2S}); never negative.
+   * A duration URL parameter: a whole number of {@code ms}, {@code s}, {@code m} or {@code h}
+   * ({@code 200ms}, {@code 2s}; a bare number is milliseconds), or an ISO-8601 duration
+   * ({@code PT0.2S}); never negative.
    *
    * @param name  the parameter, for the message
    * @param value its text
@@ -40,21 +41,23 @@ public final class Urls {
     Duration d;
     if (m.matches()) {
       long n = Long.parseLong(m.group(1));
-      d = switch (m.group(2)) {
-        case "ms" -> Duration.ofMillis(n);
+      String unit = m.group(2) == null ? "ms" : m.group(2);
+      d = switch (unit) {
         case "s" -> Duration.ofSeconds(n);
-        default -> Duration.ofMinutes(n);
+        case "m" -> Duration.ofMinutes(n);
+        case "h" -> Duration.ofHours(n);
+        default -> Duration.ofMillis(n);
       };
     } else {
       try {
         d = Duration.parse(value.trim());
       } catch (DateTimeParseException e) {
         throw new IllegalArgumentException(String.format(
-            "%s must be a duration such as 200ms, 2s or PT0.5S: '%s'", name, value), e);
+            "%s must be a duration such as 50ms or 2s: %s", name, value), e);
       }
     }
     if (d.isNegative()) {
-      throw new IllegalArgumentException(String.format("%s must not be negative: '%s'", name, value));
+      throw new IllegalArgumentException(String.format("%s must not be negative: %s", name, value));
     }
     return d;
   }

@@ -9,8 +9,12 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -92,6 +96,54 @@ final class Scripts {
       sha = shas.get(s);
     }
     return commands.evalsha(sha, s.output, keys, args);
+  }
+
+  /** Like {@link #run}, without blocking: the reply, or the failure, completes the future. */
+  <T> CompletableFuture<T> runAsync(Script s, byte[][] keys, byte[]... args) {
+    String sha;
+    synchronized (this) {
+      sha = shas.computeIfAbsent(s, unloaded -> sha1(sources.get(unloaded)));
+    }
+    return runAsync(sources.get(s), sha, s.output, keys, args);
+  }
+
+  /**
+   * Runs any script source by its SHA without blocking; on NOSCRIPT (a restarted server) it is
+   * loaded and run once more, still without blocking, so one slow server holds up no caller.
+   */
+  <T> CompletableFuture<T> runAsync(byte[] source, String sha, ScriptOutputType output,
+      byte[][] keys, byte[]... args) {
+    CompletableFuture<T> first = commands.<T>evalsha(sha, output, keys, args).toCompletableFuture();
+    return first.handle((value, error) -> {
+      Throwable cause = error instanceof CompletionException && error.getCause() != null
+          ? error.getCause() : error;
+      if (cause == null) {
+        return CompletableFuture.completedFuture(value);
+      }
+      if (!(cause instanceof RedisNoScriptException)) {
+        return CompletableFuture.<T>failedFuture(cause);
+      }
+      return commands.scriptLoad(source).toCompletableFuture().thenCompose(loaded ->
+          commands.<T>evalsha(loaded, output, keys, args).toCompletableFuture());
+    }).thenCompose(f -> f);
+  }
+
+  /** A script of this package that is not one of {@link Script}, read once by its user. */
+  static byte[] resource(String file) {
+    return read(file);
+  }
+
+  /** The SHA1 by which Redis knows a script, as SCRIPT LOAD answers it. */
+  static String sha1(byte[] source) {
+    try {
+      StringBuilder hex = new StringBuilder(40);
+      for (byte b : MessageDigest.getInstance("SHA-1").digest(source)) {
+        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return hex.toString();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("no SHA-1 in this JVM", e);
+    }
   }
 
   /** Runs any other command the same way. */

@@ -1,0 +1,334 @@
+package dev.dlock.redis;
+
+import static dev.dlock.redis.Keys.utf8;
+import static dev.dlock.redis.RedisBackend.ascii;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockInfo;
+import dev.dlock.redis.Scripts.Script;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import io.lettuce.core.ScriptOutputType;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Redlock (S10): N independent Redis masters, each running the single-Redis scripts. Why this
+ * shape: every operation is one round of one script per node, sent to all nodes at once, so a lock
+ * costs the slowest node's round trip, bounded by the node timeout, and a minority of dead or slow
+ * nodes changes nothing. A grant needs a majority of nodes and must come back with time left;
+ * otherwise it is released on every node, those that refused or did not answer included.
+ *
+ * <p>Time: the server TTL is {@code leaseTime + drift} (drift = leaseTime x factor + 2 ms) at
+ * acquire and at every renewal. The engine counts a grant's validity, and a renewal's lease, from
+ * the moment it sent the request, before any node set its key, so it believes in {@code leaseTime}
+ * = TTL - drift from then: the time spent is already inside that count, and the grant is refused
+ * if none of it is left when the answers are in (TTL - elapsed - drift &lt;= 0).
+ *
+ * <p>Fencing tokens, in two phases. Each node's acquire INCRs that node's counter, and counters
+ * diverge, so the maximum over one majority is not enough. Phase 1 grants and takes T = the highest
+ * counter among the granting nodes; phase 2 ({@code redlock-raise.lua}) sets the counter to
+ * max(counter, T) on the granting nodes, only while this owner still holds the lock there, and must
+ * succeed on a majority in time (it is skipped when a majority already stands at T). Any later grant
+ * needs a majority too, which meets the raised majority in at least one node; that node's counter
+ * is already at least T and the later grant INCRs it there, so the later token is above T. This
+ * holds only while no node loses its counter (a restart without persistence, a failover): Redlock
+ * has no single linearizable counter, and a grant a paused client still believes in may already be
+ * void, so the token is the best Redlock can give, not a safe fence on its own.
+ */
+final class RedlockBackend implements LockBackend {
+  private static final Logger log = LoggerFactory.getLogger(RedlockBackend.class);
+  private static final byte[] RAISE = Scripts.resource("redlock-raise.lua");
+  private static final String RAISE_SHA = Scripts.sha1(RAISE);
+  private static final byte[] ZERO = ascii(0);
+
+  private final RedlockUrl url;
+  private final Keys keys;
+  private final int majority;
+  private final RedlockConnections connections;
+  private final List<RedlockNode> nodes;
+  private volatile BackendContext context;
+  private volatile boolean closed;
+
+  private RedlockBackend(RedlockUrl url) {
+    this.url = url;
+    this.keys = new Keys(url.prefix());
+    this.majority = url.majority();
+    this.connections = RedlockConnections.open(url, this::clock);
+    this.nodes = connections.nodes();
+  }
+
+  /** Connects to every node at once; throws BackendUnavailableException if under a majority can. */
+  static RedlockBackend open(RedlockUrl url) {
+    return new RedlockBackend(url);
+  }
+
+  @Override
+  public void start(BackendContext context) {
+    this.context = context;
+    if (!url.restartDelay().isZero()) {
+      // The nodes' starts were placed on System.nanoTime at open; place them on the engine's clock.
+      RedlockRound.send(nodes, clock(), RedlockNode::reverify).await(RedlockConnections.timeout(url));
+    }
+  }
+
+  @Override
+  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+    checkOpen();
+    Duration restartDelay = url.restartDelay();
+    if (!restartDelay.isZero() && leaseTime.compareTo(restartDelay) > 0) {
+      throw new IllegalArgumentException(String.format(
+          "leaseTime %s is longer than the redlock restartDelay %s", leaseTime, restartDelay));
+    }
+    long start = clock();
+    long leaseNanos = leaseTime.toNanos();
+    byte[][] lockKeys = keys.of(name);
+    byte[] ownerBytes = utf8(owner);
+    RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start, n -> n.run(
+        Script.ACQUIRE, lockKeys, ownerBytes, ascii(ttlMillis(leaseTime)), ZERO, ZERO))
+        .await(url.nodeTimeout());
+    if (r.answers() < majority) {
+      releaseEverywhere(name, owner);
+      throw unavailable("acquire lock '" + name + "'", r);
+    }
+    long token = 0;
+    int granted = 0;
+    long holderLeft = -1;
+    String holder = null;
+    for (int i = 0; i < r.size(); i++) {
+      if (!r.answered(i)) {
+        continue;
+      }
+      List<Object> reply = r.reply(i);
+      if ((Long) reply.get(0) == 1L) {
+        if (r.counts(i)) {
+          granted++;
+          token = Math.max(token, (Long) reply.get(1));
+        }
+      } else if (r.counts(i) && ((byte[]) reply.get(2)).length > 0) {
+        holder = holder == null ? new String((byte[]) reply.get(2), StandardCharsets.UTF_8) : holder;
+        long left = (Long) reply.get(1);
+        holderLeft = holderLeft < 0 ? left : Math.min(holderLeft, left);
+      }
+    }
+    if (granted < majority || clock() - start >= leaseNanos) {
+      releaseEverywhere(name, owner);
+      return Attempt.held(retryDelay(holderLeft), holder);
+    }
+    if (!raise(r, lockKeys, ownerBytes, token, start, leaseNanos)) {
+      releaseEverywhere(name, owner);
+      return Attempt.held(retryDelay(-1), null);
+    }
+    // A grant a node gave while it may not vote is released there: it must not outlive its lease.
+    for (int i = 0; i < r.size(); i++) {
+      if (r.answered(i) && !r.counts(i) && (Long) r.reply(i).get(0) == 1L) {
+        cancelOn(r.node(i), name, owner);
+      }
+    }
+    return Attempt.granted(token, leaseTime); // TTL - drift, counted by the engine from its send
+  }
+
+  /**
+   * Phase 2: a majority of nodes must hold a counter of at least {@code token}, set while this
+   * owner held the lock there; false if that cannot be had within the lease.
+   */
+  private boolean raise(RedlockRound<List<Object>> phase1, byte[][] lockKeys, byte[] owner,
+      long token, long start, long leaseNanos) {
+    int atToken = 0;
+    List<RedlockNode> below = new ArrayList<>();
+    for (int i = 0; i < phase1.size(); i++) {
+      boolean grantedHere = phase1.counts(i) && (Long) phase1.reply(i).get(0) == 1L;
+      long counter = grantedHere ? (Long) phase1.reply(i).get(1) : -1;
+      atToken += counter == token ? 1 : 0;
+      below.add(grantedHere && counter < token ? phase1.node(i) : null);
+    }
+    if (atToken >= majority) {
+      return true;
+    }
+    byte[] t = ascii(token);
+    RedlockRound<Long> r = RedlockRound.<Long>send(below, clock(), n -> n.run(RAISE, RAISE_SHA,
+        ScriptOutputType.INTEGER, lockKeys, owner, t)).await(url.nodeTimeout());
+    int raised = atToken;
+    for (int i = 0; i < r.size(); i++) {
+      raised += below.get(i) != null && r.counts(i) && r.reply(i) == 1L ? 1 : 0;
+    }
+    return raised >= majority && clock() - start < leaseNanos;
+  }
+
+  @Override
+  public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
+    checkOpen();
+    List<Grant> list = new ArrayList<>(grants);
+    Set<Grant> gone = new HashSet<>();
+    if (list.isEmpty()) {
+      return gone;
+    }
+    long start = clock();
+    byte[][] locks = new byte[list.size()][];
+    byte[][] args = new byte[list.size() + 1][];
+    args[0] = ascii(ttlMillis(leaseTime));
+    for (int i = 0; i < list.size(); i++) {
+      locks[i] = keys.lock(list.get(i).name());
+      args[i + 1] = utf8(list.get(i).owner());
+    }
+    RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start,
+        n -> n.run(Script.RENEW, locks, args)).await(url.nodeTimeout());
+    if (r.answers() == 0) {
+      throw unavailable("renew " + list.size() + " lease(s)", r);
+    }
+    int[] renewed = new int[list.size()];
+    for (int i = 0; i < r.size(); i++) {
+      if (r.counts(i)) {
+        Set<Long> lost = new HashSet<>();
+        for (Object position : r.reply(i)) {
+          lost.add((Long) position);
+        }
+        for (int g = 0; g < list.size(); g++) {
+          renewed[g] += lost.contains((long) g + 1) ? 0 : 1;
+        }
+      }
+    }
+    boolean inTime = clock() - start < leaseTime.toNanos();
+    for (int g = 0; g < list.size(); g++) {
+      if (renewed[g] < majority || !inTime) {
+        gone.add(list.get(g));
+        releaseEverywhere(list.get(g).name(), list.get(g).owner());
+      }
+    }
+    return gone;
+  }
+
+  @Override
+  public boolean release(Grant grant) {
+    checkOpen();
+    byte[][] lockKeys = keys.of(grant.name());
+    byte[] owner = utf8(grant.owner());
+    byte[] name = utf8(grant.name());
+    RedlockRound<Long> r = RedlockRound.<Long>send(nodes, clock(), n -> n.run(Script.RELEASE,
+        lockKeys, owner, utf8("release"), keys.channels(grant.name()), name, ZERO, keys.publish()))
+        .await(url.nodeTimeout());
+    if (r.answers() == 0) {
+      throw unavailable("release lock '" + grant.name() + "'", r);
+    }
+    int released = 0;
+    for (int i = 0; i < r.size(); i++) {
+      released += r.answered(i) && r.reply(i) == 1L ? 1 : 0;
+    }
+    return released >= majority;
+  }
+
+  @Override
+  public void cancel(String name, String owner) {
+    if (!closed) {
+      releaseEverywhere(name, owner);
+    }
+  }
+
+  /** Frees the owner's grant on every node, without waiting: owner-checked, so always harmless. */
+  private void releaseEverywhere(String name, String owner) {
+    for (RedlockNode n : nodes) {
+      cancelOn(n, name, owner);
+    }
+  }
+
+  private void cancelOn(RedlockNode n, String name, String owner) {
+    n.run(Script.RELEASE, keys.of(name), utf8(owner), utf8("cancel"), keys.channels(name), utf8(name),
+        ZERO, keys.publish()).whenComplete((freed, e) -> {
+          if (e != null) {
+            log.debug("dlock: could not free lock '{}' of {} on redlock node {}", name, owner,
+                n.address(), e);
+          }
+        });
+  }
+
+  @Override
+  public Optional<LockInfo> inspect(String name) {
+    checkOpen();
+    return new RedlockInspector(this).inspect(name);
+  }
+
+  @Override
+  public List<LockInfo> inspectAll() {
+    checkOpen();
+    return new RedlockInspector(this).inspectAll();
+  }
+
+  @Override
+  public String describe() {
+    return url.description();
+  }
+
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    connections.close();
+  }
+
+  // ---- shared with RedlockInspector
+
+  List<RedlockNode> nodes() {
+    return nodes;
+  }
+
+  Keys keys() {
+    return keys;
+  }
+
+  int majority() {
+    return majority;
+  }
+
+  Duration nodeTimeout() {
+    return url.nodeTimeout();
+  }
+
+  long clock() {
+    BackendContext c = context;
+    return c == null ? System.nanoTime() : c.ticker().read();
+  }
+
+  /** Fewer than a majority answered: names how many did, and the first failure as the cause. */
+  BackendUnavailableException unavailable(String what, RedlockRound<?> r) {
+    Throwable cause = r.failure();
+    return new BackendUnavailableException(String.format(
+        "redlock: only %d of %d nodes answered, %d needed, to %s on %s%s", r.answers(), r.size(),
+        majority, what, describe(), cause == null
+            ? " (no answer within nodeTimeout " + url.nodeTimeout() + ")"
+            : ": " + RedisBackend.reason(cause)), cause);
+  }
+
+  /** The server TTL: the lease plus the drift, so the client's lease ends before any server's. */
+  long ttlMillis(Duration leaseTime) {
+    long lease = RedisBackend.millis(leaseTime);
+    long drift = (long) Math.ceil(lease * url.driftFactor()) + 2;
+    return lease + drift;
+  }
+
+  /** A random pause of 10-50 ms, no longer than the holder's time left if known. */
+  private static Duration retryDelay(long holderLeftMs) {
+    long ms = ThreadLocalRandom.current().nextLong(10, 51);
+    return Duration.ofMillis(holderLeftMs >= 0 ? Math.min(ms, holderLeftMs) : ms);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("backend " + describe() + " is closed");
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package dev.dlock.redis;
+
+import dev.dlock.BackendUnavailableException;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Redlock nodes' connections: one multiplexed connection per node, all on one Lettuce client
+ * and one set of threads. Why these options: a node that goes down must fail a round at once
+ * (rejected commands, not queued ones, which would only pile up behind the node timeout), and must
+ * come back by itself within a second of its server (auto-reconnect with a short back-off; the
+ * default backs off up to 30 s). Opening needs a majority reachable, not every node.
+ */
+final class RedlockConnections {
+  private static final Logger log = LoggerFactory.getLogger(RedlockConnections.class);
+
+  private final ClientResources resources;
+  private final RedisClient client;
+  private final List<RedlockNode> nodes = new ArrayList<>();
+
+  private RedlockConnections(RedlockUrl url, LongSupplier clock) {
+    resources = DefaultClientResources.builder()
+        .ioThreadPoolSize(2)
+        .computationThreadPoolSize(2)
+        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
+            TimeUnit.MILLISECONDS))
+        .build();
+    client = RedisClient.create(resources);
+    client.setOptions(ClientOptions.builder()
+        .autoReconnect(true)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .socketOptions(SocketOptions.builder().connectTimeout(timeout(url)).build())
+        .timeoutOptions(TimeoutOptions.enabled())
+        .build());
+    for (int i = 0; i < url.nodes().size(); i++) {
+      nodes.add(new RedlockNode(i, url.nodes().get(i), client, clock, url.restartDelay()));
+    }
+  }
+
+  /** Connects to every node at once; throws BackendUnavailableException if under a majority can. */
+  static RedlockConnections open(RedlockUrl url, LongSupplier clock) {
+    RedlockConnections c = new RedlockConnections(url, clock);
+    RedlockRound<Void> opened = RedlockRound.send(c.nodes, clock.getAsLong(), RedlockNode::connect)
+        .await(timeout(url).plusMillis(500));
+    int reachable = 0;
+    for (RedlockNode n : c.nodes) {
+      reachable += n.connected() ? 1 : 0;
+    }
+    if (reachable < url.majority()) {
+      c.close();
+      Throwable cause = opened.failure();
+      throw new BackendUnavailableException(String.format(
+          "redlock: only %d of %d nodes reachable, %d needed: %s%s", reachable, c.nodes.size(),
+          url.majority(), url.description(), cause == null ? "" : ": " + RedisBackend.reason(cause)),
+          cause);
+    }
+    return c;
+  }
+
+  /** The connect and command timeout, the same for every node. */
+  static Duration timeout(RedlockUrl url) {
+    return url.nodes().get(0).getTimeout();
+  }
+
+  List<RedlockNode> nodes() {
+    return nodes;
+  }
+
+  void close() {
+    nodes.forEach(RedlockNode::close);
+    try {
+      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    } catch (RuntimeException e) {
+      log.debug("dlock: shutting down the redis client failed", e);
+    }
+    resources.shutdown(0, 2, TimeUnit.SECONDS);
+  }
+}

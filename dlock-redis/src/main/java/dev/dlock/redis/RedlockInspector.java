@@ -1,0 +1,117 @@
+package dev.dlock.redis;
+
+import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockInfo;
+import dev.dlock.redis.Scripts.Script;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Reads locks back from the Redlock nodes. Why by majority: a single node may hold a stale or
+ * partial grant (a minority a failed acquire has not yet cleaned up, a node that restarted), so a
+ * lock is reported held only when a majority of nodes name the same owner; its token is the
+ * highest counter among them (the grant's T after phase 2) and its time left the smallest.
+ */
+final class RedlockInspector {
+  private final RedlockBackend backend;
+
+  RedlockInspector(RedlockBackend backend) {
+    this.backend = backend;
+  }
+
+  Optional<LockInfo> inspect(String name) {
+    byte[][] keys = backend.keys().of(name);
+    RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(backend.nodes(), backend.clock(),
+        n -> n.run(Script.INSPECT, keys)).await(backend.nodeTimeout());
+    if (r.answers() < backend.majority()) {
+      throw backend.unavailable("inspect lock '" + name + "'", r);
+    }
+    Map<String, long[]> byOwner = new HashMap<>(); // owner -> {nodes, highest token, least ms left}
+    for (int i = 0; i < r.size(); i++) {
+      if (!r.counts(i) || r.reply(i).isEmpty()) {
+        continue;
+      }
+      List<Object> reply = r.reply(i);
+      String owner = new String((byte[]) reply.get(0), StandardCharsets.UTF_8);
+      long left = Math.max(0, (Long) reply.get(1));
+      long token = (Long) reply.get(2);
+      long[] seen = byOwner.computeIfAbsent(owner, o -> new long[] {0, Long.MIN_VALUE, Long.MAX_VALUE});
+      seen[0]++;
+      seen[1] = Math.max(seen[1], token);
+      seen[2] = Math.min(seen[2], left);
+    }
+    for (Map.Entry<String, long[]> e : byOwner.entrySet()) {
+      long[] seen = e.getValue();
+      if (seen[0] >= backend.majority()) {
+        return Optional.of(new LockInfo(name, e.getKey(), seen[1], Duration.ofMillis(seen[2])));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** SCANs every node that answers, merges the names, and inspects each. */
+  List<LockInfo> inspectAll() {
+    TreeSet<String> names = new TreeSet<>();
+    int scanned = 0;
+    RuntimeException failure = null;
+    for (RedlockNode n : backend.nodes()) {
+      try {
+        scan(n, names);
+        scanned++;
+      } catch (RuntimeException e) {
+        failure = e;
+      }
+    }
+    if (scanned < backend.majority()) {
+      throw new BackendUnavailableException(String.format(
+          "redlock: only %d of %d nodes could be listed, %d needed: %s", scanned,
+          backend.nodes().size(), backend.majority(), backend.describe()), failure);
+    }
+    List<LockInfo> all = new ArrayList<>();
+    for (String name : names) {
+      inspect(name).ifPresent(all::add);
+    }
+    return all;
+  }
+
+  private void scan(RedlockNode n, TreeSet<String> names) {
+    Keys keys = backend.keys();
+    ScanArgs args = ScanArgs.Builder.matches(keys.lockPattern()).limit(500);
+    KeyScanCursor<byte[]> cursor = await(n.call(c -> c.scan(args)));
+    while (true) {
+      for (byte[] key : cursor.getKeys()) {
+        String name = keys.nameOf(key);
+        if (name != null) {
+          names.add(name);
+        }
+      }
+      if (cursor.isFinished()) {
+        return;
+      }
+      ScanCursor next = ScanCursor.of(cursor.getCursor());
+      cursor = await(n.call(c -> c.scan(next, args)));
+    }
+  }
+
+  private <T> T await(CompletableFuture<T> f) {
+    try {
+      // join() ignores interrupts; the timeout bounds it.
+      return f.orTimeout(backend.nodeTimeout().plusSeconds(1).toMillis(), TimeUnit.MILLISECONDS).join();
+    } catch (CompletionException e) {
+      throw new BackendUnavailableException(String.format("redlock: a node failed to SCAN: %s",
+          RedisBackend.reason(e.getCause() == null ? e : e.getCause())), e.getCause());
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package dev.dlock.redis;
+
+import dev.dlock.LockClient;
+import dev.dlock.LockClientBuilder;
+import dev.dlock.testkit.LockConformanceSuite;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The exclusive-lock conformance suite on Redlock over five real redis-servers. Redlock grants
+ * only exclusive locks, and has no release notification, so waiters poll. The node timeout is
+ * generous for a loaded 2-core machine.
+ */
+class RedlockConformanceTest {
+  @RegisterExtension
+  static final RedisNodes nodes = RedisNodes.perClass(5);
+
+  @Nested
+  class Exclusive extends LockConformanceSuite {
+    @Override
+    protected LockClientBuilder newClientBuilder() {
+      return LockClient.builder().url(nodes.url("prefix=conformance:&nodeTimeout=200ms"));
+    }
+
+    @Override
+    protected boolean notifiesReleases() {
+      return false;
+    }
+  }
+}
