@@ -18,6 +18,9 @@ public final class DlockTarget implements Target {
   static final String JDBC_PG = "jdbc-pg";
   static final String REDIS = "dlock-redis";
   static final String ZOOKEEPER = "dlock-zookeeper";
+  static final String SENTINEL = "dlock-sentinel";
+  static final String SENTINEL_WAIT = "dlock-sentinel-wait";
+  static final String REDLOCK = "dlock-redlock";
   private static final AtomicInteger MEM_SERVERS = new AtomicInteger();
 
   private final String name;
@@ -58,6 +61,22 @@ public final class DlockTarget implements Target {
   /** The ZooKeeper backend on the run's server ({@link ZkServer}): one session per client. */
   static DlockTarget zookeeper() {
     return new DlockTarget(ZOOKEEPER, ZkServer::url, ZkServer::forkJvmArgs);
+  }
+
+  /**
+   * The Redis backend through the run's Sentinels ({@link HaBenchServers}), without WAIT, or with
+   * {@code WAIT 1} (up to 1 s) after every grant and renewal; each with a key prefix of its own.
+   */
+  static DlockTarget sentinel(boolean wait) {
+    String name = wait ? SENTINEL_WAIT : SENTINEL;
+    String query = "prefix=" + name + ":" + (wait ? "&waitReplicas=1&waitTimeout=1s" : "");
+    return new DlockTarget(name, () -> HaBenchServers.sentinelUrl(query), HaBenchServers::sentinelForkJvmArgs);
+  }
+
+  /** The Redis backend's Redlock over the run's five masters ({@link HaBenchServers}), defaults. */
+  static DlockTarget redlock() {
+    return new DlockTarget(REDLOCK, () -> HaBenchServers.redlockUrl("prefix=" + REDLOCK + ":"),
+        HaBenchServers::redlockForkJvmArgs);
   }
 
   @Override

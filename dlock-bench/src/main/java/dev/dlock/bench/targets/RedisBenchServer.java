@@ -101,7 +101,7 @@ public final class RedisBenchServer {
     return calls;
   }
 
-  private static File binaryDir() {
+  static File binaryDir() {
     try {
       Path code = Path.of(RedisBenchServer.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       return code.getParent().resolve("embedded-redis").toFile();
@@ -110,7 +110,7 @@ public final class RedisBenchServer {
     }
   }
 
-  private static int freePort() {
+  static int freePort() {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     } catch (IOException e) {

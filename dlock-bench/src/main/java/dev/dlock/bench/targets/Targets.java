@@ -20,12 +20,15 @@ public final class Targets {
   public static final String REDIS = "redis";
   /** The preset naming every ZooKeeper target, in table order. */
   public static final String ZOOKEEPER = "zookeeper";
+  /** The preset naming every replicated-Redis target (Sentinel, Redlock), in table order. */
+  public static final String REDIS_HA = "redis-ha";
 
   private static final Map<String, Supplier<Target>> REGISTRY = new LinkedHashMap<>();
   private static final List<String> DEFAULTS;
   private static final List<String> JDBC_TARGETS;
   static final List<String> REDIS_TARGETS;
   private static final List<String> ZOOKEEPER_TARGETS;
+  private static final List<String> REDIS_HA_TARGETS;
 
   static {
     REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::new);
@@ -43,6 +46,13 @@ public final class Targets {
     REGISTRY.put(DlockTarget.ZOOKEEPER, DlockTarget::zookeeper);
     REGISTRY.put(CuratorTarget.NAME, CuratorTarget::new);
     ZOOKEEPER_TARGETS = List.of(DlockTarget.ZOOKEEPER, CuratorTarget.NAME);
+    REGISTRY.put(DlockTarget.SENTINEL, () -> DlockTarget.sentinel(false));
+    REGISTRY.put(DlockTarget.SENTINEL_WAIT, () -> DlockTarget.sentinel(true));
+    REGISTRY.put(RedissonHaTarget.SENTINEL, RedissonHaTarget::sentinel);
+    REGISTRY.put(DlockTarget.REDLOCK, DlockTarget::redlock);
+    REGISTRY.put(RedissonHaTarget.REDLOCK, RedissonHaTarget::redlock);
+    REDIS_HA_TARGETS = List.of(DlockTarget.SENTINEL, DlockTarget.SENTINEL_WAIT, RedissonHaTarget.SENTINEL,
+        DlockTarget.REDLOCK, RedissonHaTarget.REDLOCK);
   }
 
   private Targets() {}
@@ -69,6 +79,9 @@ public final class Targets {
     if (ZOOKEEPER.equals(name)) {
       return ZOOKEEPER_TARGETS;
     }
+    if (REDIS_HA.equals(name)) {
+      return REDIS_HA_TARGETS;
+    }
     return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
   }
 
@@ -87,6 +100,9 @@ public final class Targets {
     if (targets.stream().anyMatch(REDIS_TARGETS::contains)) {
       sb.append(RedisBenchServer.LEGEND).append('\n');
       sb.append(RedisCommandCost.line(targets)).append('\n');
+    }
+    if (targets.stream().anyMatch(REDIS_HA_TARGETS::contains)) {
+      sb.append(HaBenchServers.LEGEND).append('\n');
     }
     if (targets.stream().anyMatch(ZOOKEEPER_TARGETS::contains)) {
       sb.append(ZkServer.LEGEND).append('\n');
@@ -108,6 +124,7 @@ public final class Targets {
       known.add(JDBC + " (= " + String.join(",", JDBC_TARGETS) + ")");
       known.add(REDIS + " (= " + String.join(",", REDIS_TARGETS) + ")");
       known.add(ZOOKEEPER + " (= " + String.join(",", ZOOKEEPER_TARGETS) + ")");
+      known.add(REDIS_HA + " (= " + String.join(",", REDIS_HA_TARGETS) + ")");
       throw new IllegalArgumentException("unknown target '" + name + "'; known: " + String.join(", ", known));
     }
     return name;
