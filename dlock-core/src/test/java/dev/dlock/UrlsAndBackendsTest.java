@@ -17,6 +17,14 @@ class UrlsAndBackendsTest {
   }
 
   @Test
+  void decodingKeepsPlusSignsAndNamesTheUrlOfABadEscape() {
+    assertThat(Urls.decode("p%40ss+w%2Bd", "redlock://u:***@h:1")).isEqualTo("p@ss+w+d");
+    assertThatThrownBy(() -> Urls.decode("p%4", "redlock://u:***@h:1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("bad percent-encoding in redlock://u:***@h:1: ");
+  }
+
+  @Test
   void durationParametersTakeShortFormsAndIsoAndNameBadValues() {
     assertThat(Urls.duration("t", "200ms")).isEqualTo(java.time.Duration.ofMillis(200));
     assertThat(Urls.duration("t", "2s")).isEqualTo(java.time.Duration.ofSeconds(2));

@@ -1,5 +1,7 @@
 package dev.dlock.spi;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -60,5 +62,21 @@ public final class Urls {
       throw new IllegalArgumentException(String.format("%s must not be negative: %s", name, value));
     }
     return d;
+  }
+
+  /**
+   * A percent-decoded part of a URL (user info, path or parameter value). A {@code +} stays a
+   * {@code +}, since only form data encodes spaces that way and passwords may hold one.
+   *
+   * @param part the encoded text
+   * @param url  the URL, already {@linkplain #redact redacted}, for the message
+   * @throws IllegalArgumentException on a malformed escape, naming the URL
+   */
+  public static String decode(String part, String url) {
+    try {
+      return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(String.format("bad percent-encoding in %s: %s", url, e.getMessage()), e);
+    }
   }
 }

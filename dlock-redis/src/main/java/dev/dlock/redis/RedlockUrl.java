@@ -2,8 +2,6 @@ package dev.dlock.redis;
 
 import dev.dlock.spi.Urls;
 import io.lettuce.core.RedisURI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -60,8 +58,8 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
       String info = authority.substring(0, at);
       authority = authority.substring(at + 1);
       int colon = info.indexOf(':');
-      user = decode(colon < 0 ? info : info.substring(0, colon));
-      password = colon < 0 ? null : decode(info.substring(colon + 1));
+      user = Urls.decode(colon < 0 ? info : info.substring(0, colon), description);
+      password = colon < 0 ? null : Urls.decode(info.substring(colon + 1), description);
     }
 
     String prefix = RedisUrl.DEFAULT_PREFIX;
@@ -75,7 +73,7 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
       }
       int eq = param.indexOf('=');
       String key = eq < 0 ? param : param.substring(0, eq);
-      String value = decode(eq < 0 ? "" : param.substring(eq + 1));
+      String value = Urls.decode(eq < 0 ? "" : param.substring(eq + 1), description);
       switch (key) {
         case "prefix" -> prefix = value;
         case "nodeTimeout" -> nodeTimeout = positive(key, value);
@@ -136,9 +134,5 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
           "%s must be a number from 0 (inclusive) to 1 (exclusive): %s", name, value));
     }
     return d;
-  }
-
-  private static String decode(String s) {
-    return URLDecoder.decode(s, StandardCharsets.UTF_8);
   }
 }

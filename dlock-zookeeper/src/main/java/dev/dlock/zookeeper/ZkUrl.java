@@ -1,8 +1,6 @@
 package dev.dlock.zookeeper;
 
 import dev.dlock.spi.Urls;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +19,6 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
   static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
   static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
   private static final Pattern HOST = Pattern.compile("([A-Za-z0-9.\\-]+|\\[[0-9A-Fa-f:.]+\\])(?::(\\d{1,5}))?");
-  private static final Pattern DURATION = Pattern.compile("(\\d{1,9})(ms|s|m)?");
 
   static ZkUrl parse(String url) {
     String redacted = Urls.redact(url);
@@ -52,8 +49,8 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
       if (colon <= 0 || colon == info.length() - 1) {
         throw bad(redacted, "credentials must be 'user:password@'");
       }
-      user = decode(redacted, info.substring(0, colon));
-      password = decode(redacted, info.substring(colon + 1));
+      user = Urls.decode(info.substring(0, colon), redacted);
+      password = Urls.decode(info.substring(colon + 1), redacted);
     }
     List<String> hosts = new ArrayList<>();
     for (String h : rest.split(",", -1)) {
@@ -99,33 +96,20 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
         throw bad(redacted, "chroot '" + path + "' has an empty, '.' or '..' component");
       }
     }
-    return decode(redacted, path);
+    return Urls.decode(path, redacted);
   }
 
   private static Duration duration(String redacted, String key, String value) {
-    Matcher m = DURATION.matcher(value);
-    if (!m.matches()) {
-      throw bad(redacted, key + " '" + value + "' must be a number with an optional unit ms, s or m");
+    Duration d;
+    try {
+      d = Urls.duration(key, value);
+    } catch (IllegalArgumentException e) {
+      throw bad(redacted, e.getMessage());
     }
-    long n = Long.parseLong(m.group(1));
-    String unit = m.group(2) == null ? "ms" : m.group(2);
-    Duration d = switch (unit) {
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofMillis(n);
-    };
     if (d.toMillis() < 100 || d.compareTo(Duration.ofHours(1)) > 0) {
       throw bad(redacted, key + " '" + value + "' must be between 100ms and 1 hour");
     }
     return d;
-  }
-
-  private static String decode(String redacted, String s) {
-    try {
-      return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
-    } catch (IllegalArgumentException e) {
-      throw bad(redacted, "bad percent-encoding: " + e.getMessage());
-    }
   }
 
   private static IllegalArgumentException bad(String redacted, String why) {

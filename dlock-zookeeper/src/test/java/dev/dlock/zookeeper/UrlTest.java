@@ -98,7 +98,7 @@ class UrlTest {
     assertBad("zookeeper://h1,,h2", "'' is not a host");
     assertBad("zookeeper://h1/a//b", "chroot '/a//b'");
     assertBad("zookeeper://h1/a/", "chroot '/a/'");
-    assertBad("zookeeper://h1?sessionTimeout=soon", "sessionTimeout 'soon'");
+    assertBad("zookeeper://h1?sessionTimeout=soon", "sessionTimeout must be a duration such as 50ms or 2s: soon");
     assertBad("zookeeper://h1?sessionTimeout=5", "sessionTimeout '5'");
     assertBad("zookeeper://h1?retries=3", "unknown parameter 'retries'");
     assertBad("zookeeper://user@h1", "credentials");
