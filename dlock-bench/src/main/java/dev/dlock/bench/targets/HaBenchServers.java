@@ -46,7 +46,8 @@ public final class HaBenchServers {
       + " independent masters. dlock-sentinel: dlock via redis-sentinel://, one command and one"
       + " pub/sub connection per client. dlock-sentinel-wait: the same with waitReplicas=1&waitTimeout=1s"
       + " (WAIT 1 after every grant and renewal). redisson-sentinel: Redisson RLock in sentinel mode"
-      + " (useSentinelServers, defaults). dlock-redlock: dlock via redlock:// over the five masters,"
+      + " (useSentinelServers, defaults). redisson-replicated: Redisson RLock in replicated mode on the same"
+      + " master and replica (useReplicatedServers, defaults). dlock-redlock: dlock via redlock:// over the five masters,"
       + " defaults. redisson-redlock: Redisson RedissonRedLock over five RLocks, one RedissonClient"
       + " per master and per bench client (defaults; waits by retrying, so W4 cannot see a waiter"
       + " queue and the holder yields 200 us instead).";
@@ -88,6 +89,12 @@ public final class HaBenchServers {
     sentinels = String.join(",", addresses);
     System.setProperty(SENTINELS_PROPERTY, sentinels);
     return sentinels;
+  }
+
+  /** The master and replica behind the Sentinels, as {@code host:port}s, starting them on first use. */
+  static List<String> replicatedServers() {
+    sentinels();
+    return List.of(System.getProperty(REPLICATED_PROPERTY).split(","));
   }
 
   /** dlock's URL for the Sentinel-watched master, with {@code query} after the {@code ?}. */

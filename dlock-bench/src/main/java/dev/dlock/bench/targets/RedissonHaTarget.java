@@ -11,14 +11,17 @@ import org.redisson.config.Config;
 
 /**
  * Redisson's answers to a replicated Redis, on the run's {@link HaBenchServers}: its {@code RLock}
- * in sentinel mode, and its {@code RedissonRedLock} over five independent masters. Why one class
- * for both: each is a list of {@link RedissonClient}s per bench client, built from Redisson's
- * defaults with only the addresses set, and differs only in how the lock is made from them. A bench
+ * in sentinel mode and in replicated mode (the same master and replica, found by polling their
+ * roles instead of asking the Sentinels), and its {@code RedissonRedLock} over five independent
+ * masters. Why one class for all three: each is a list of {@link RedissonClient}s per bench client,
+ * built from Redisson's defaults with only the addresses set, and differs only in how the lock is
+ * made from them. A bench
  * client of the Redlock kind is five RedissonClients, one per master, as five processes' worth of
  * connections would be for one application. Keys carry the target's name.
  */
 public final class RedissonHaTarget implements Target {
   static final String SENTINEL = "redisson-sentinel";
+  static final String REPLICATED = "redisson-replicated";
   static final String REDLOCK = "redisson-redlock";
 
   private final String name;
@@ -30,6 +33,10 @@ public final class RedissonHaTarget implements Target {
 
   static RedissonHaTarget sentinel() {
     return new RedissonHaTarget(SENTINEL);
+  }
+
+  static RedissonHaTarget replicated() {
+    return new RedissonHaTarget(REPLICATED);
   }
 
   static RedissonHaTarget redlock() {
@@ -57,6 +64,13 @@ public final class RedissonHaTarget implements Target {
           config.useSingleServer().setAddress("redis://" + node);
           one.add(Redisson.create(config));
         }
+      } else if (REPLICATED.equals(name)) {
+        Config config = new Config();
+        var replicated = config.useReplicatedServers();
+        for (String address : HaBenchServers.replicatedServers()) {
+          replicated.addNodeAddress("redis://" + address);
+        }
+        one.add(Redisson.create(config));
       } else {
         Config config = new Config();
         var sentinel = config.useSentinelServers().setMasterName(HaBenchServers.MASTER);

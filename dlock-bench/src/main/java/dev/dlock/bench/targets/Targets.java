@@ -49,10 +49,11 @@ public final class Targets {
     REGISTRY.put(DlockTarget.SENTINEL, () -> DlockTarget.sentinel(false));
     REGISTRY.put(DlockTarget.SENTINEL_WAIT, () -> DlockTarget.sentinel(true));
     REGISTRY.put(RedissonHaTarget.SENTINEL, RedissonHaTarget::sentinel);
+    REGISTRY.put(RedissonHaTarget.REPLICATED, RedissonHaTarget::replicated);
     REGISTRY.put(DlockTarget.REDLOCK, DlockTarget::redlock);
     REGISTRY.put(RedissonHaTarget.REDLOCK, RedissonHaTarget::redlock);
     REDIS_HA_TARGETS = List.of(DlockTarget.SENTINEL, DlockTarget.SENTINEL_WAIT, RedissonHaTarget.SENTINEL,
-        DlockTarget.REDLOCK, RedissonHaTarget.REDLOCK);
+        RedissonHaTarget.REPLICATED, DlockTarget.REDLOCK, RedissonHaTarget.REDLOCK);
   }
 
   private Targets() {}
