@@ -25,6 +25,14 @@ class UrlsAndBackendsTest {
   }
 
   @Test
+  void theAuthoritySplitsAtTheLastAtSignAndDecodesTheCredentials() {
+    assertThat(Urls.authority("app:p%40ss+1@h1:1,h2:2", "u")).isEqualTo(new Urls.Authority("app", "p@ss+1", "h1:1,h2:2"));
+    assertThat(Urls.authority("a:b@c@h1:1", "u")).isEqualTo(new Urls.Authority("a", "b@c", "h1:1"));
+    assertThat(Urls.authority("app@h1", "u")).isEqualTo(new Urls.Authority("app", null, "h1"));
+    assertThat(Urls.authority("h1:1", "u")).isEqualTo(new Urls.Authority(null, null, "h1:1"));
+  }
+
+  @Test
   void durationParametersTakeShortFormsAndIsoAndNameBadValues() {
     assertThat(Urls.duration("t", "200ms")).isEqualTo(java.time.Duration.ofMillis(200));
     assertThat(Urls.duration("t", "2s")).isEqualTo(java.time.Duration.ofSeconds(2));

@@ -79,4 +79,33 @@ public final class Urls {
       throw new IllegalArgumentException(String.format("bad percent-encoding in %s: %s", url, e.getMessage()), e);
     }
   }
+
+  /**
+   * Splits a URL's authority, {@code [user[:password]@]hosts}, at its last {@code @} and decodes
+   * the credentials.
+   *
+   * @param authority the text between {@code scheme://} and the path or query
+   * @param url       the URL, already {@linkplain #redact redacted}, for messages
+   * @return the parts; user and password are null when absent
+   */
+  public static Authority authority(String authority, String url) {
+    int at = authority.lastIndexOf('@');
+    if (at < 0) {
+      return new Authority(null, null, authority);
+    }
+    String info = authority.substring(0, at);
+    int colon = info.indexOf(':');
+    String user = decode(colon < 0 ? info : info.substring(0, colon), url);
+    String password = colon < 0 ? null : decode(info.substring(colon + 1), url);
+    return new Authority(user, password, authority.substring(at + 1));
+  }
+
+  /**
+   * A URL's authority, split.
+   *
+   * @param user     the decoded user name, or null if the URL has no {@code @}
+   * @param password the decoded password, or null if the user info has no {@code :}
+   * @param hosts    what follows the {@code @}: the host list
+   */
+  public record Authority(String user, String password, String hosts) {}
 }

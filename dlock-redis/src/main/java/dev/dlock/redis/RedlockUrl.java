@@ -51,16 +51,9 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
     if (authority.indexOf('/') >= 0) {
       throw new IllegalArgumentException(String.format("redlock url takes no path: %s", description));
     }
-    String user = null;
-    String password = null;
-    int at = authority.lastIndexOf('@');
-    if (at >= 0) {
-      String info = authority.substring(0, at);
-      authority = authority.substring(at + 1);
-      int colon = info.indexOf(':');
-      user = Urls.decode(colon < 0 ? info : info.substring(0, colon), description);
-      password = colon < 0 ? null : Urls.decode(info.substring(colon + 1), description);
-    }
+    Urls.Authority parts = Urls.authority(authority, description);
+    String user = parts.user();
+    String password = parts.password();
 
     String prefix = RedisUrl.DEFAULT_PREFIX;
     Duration nodeTimeout = DEFAULT_NODE_TIMEOUT;
@@ -88,7 +81,7 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
 
     List<RedisURI> nodes = new ArrayList<>();
     Set<String> seen = new HashSet<>();
-    for (String node : authority.split(",", -1)) {
+    for (String node : parts.hosts().split(",", -1)) {
       Matcher m = NODE.matcher(node.trim());
       if (!m.matches() || Integer.parseInt(m.group(2)) < 1 || Integer.parseInt(m.group(2)) > 65535) {
         throw new IllegalArgumentException(String.format(

@@ -39,21 +39,13 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
       path = rest.substring(slash);
       rest = rest.substring(0, slash);
     }
-    String user = null;
-    String password = null;
-    int at = rest.lastIndexOf('@');
-    if (at >= 0) {
-      String info = rest.substring(0, at);
-      rest = rest.substring(at + 1);
-      int colon = info.indexOf(':');
-      if (colon <= 0 || colon == info.length() - 1) {
-        throw bad(redacted, "credentials must be 'user:password@'");
-      }
-      user = Urls.decode(info.substring(0, colon), redacted);
-      password = Urls.decode(info.substring(colon + 1), redacted);
+    Urls.Authority parts = Urls.authority(rest, redacted);
+    if (parts.user() != null
+        && (parts.password() == null || parts.user().isEmpty() || parts.password().isEmpty())) {
+      throw bad(redacted, "credentials must be 'user:password@'");
     }
     List<String> hosts = new ArrayList<>();
-    for (String h : rest.split(",", -1)) {
+    for (String h : parts.hosts().split(",", -1)) {
       Matcher m = HOST.matcher(h);
       if (!m.matches()) {
         throw bad(redacted, "'" + h + "' is not a host or host:port");
@@ -79,8 +71,8 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
         }
       }
     }
-    return new ZkUrl(String.join(",", hosts), user, password, chroot(redacted, path), session,
-        connection, redacted);
+    return new ZkUrl(String.join(",", hosts), parts.user(), parts.password(), chroot(redacted, path),
+        session, connection, redacted);
   }
 
   /** The chroot as a path prefix without trailing slash; "" for none. */
