@@ -65,6 +65,19 @@ public final class Urls {
   }
 
   /**
+   * Like {@link #duration}, and not zero either.
+   *
+   * @throws IllegalArgumentException naming the parameter and the value as written
+   */
+  public static Duration positiveDuration(String name, String value) {
+    Duration d = duration(name, value);
+    if (d.isZero()) {
+      throw new IllegalArgumentException(String.format("%s must be positive: %s", name, value));
+    }
+    return d;
+  }
+
+  /**
    * A percent-decoded part of a URL (user info, path or parameter value). A {@code +} stays a
    * {@code +}, since only form data encodes spaces that way and passwords may hold one.
    *
@@ -76,7 +89,8 @@ public final class Urls {
     try {
       return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(String.format("bad percent-encoding in %s: %s", url, e.getMessage()), e);
+      throw new IllegalArgumentException(
+          String.format("bad percent-encoding in %s: %s", url, e.getMessage()), e);
     }
   }
 

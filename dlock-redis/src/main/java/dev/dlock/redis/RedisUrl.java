@@ -4,8 +4,6 @@ import dev.dlock.spi.Urls;
 import io.lettuce.core.RedisURI;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,11 +75,11 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
         }
         int eq = param.indexOf('=');
         String key = eq < 0 ? param : param.substring(0, eq);
-        String value = URLDecoder.decode(eq < 0 ? "" : param.substring(eq + 1), StandardCharsets.UTF_8);
+        String value = Urls.decode(eq < 0 ? "" : param.substring(eq + 1), description);
         switch (key) {
           case "prefix" -> prefix = value;
           case "waitReplicas" -> replicas = replicas(value);
-          case "waitTimeout" -> waitTimeout = positive("waitTimeout", Urls.duration("waitTimeout", value));
+          case "waitTimeout" -> waitTimeout = Urls.positiveDuration("waitTimeout", value);
           default -> {
             timeoutGiven |= key.equals("timeout");
             rest.add(param);
@@ -186,13 +184,6 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
     }
     throw new IllegalArgumentException(String.format(
         "waitReplicas must be a whole number of replicas, 0 or more: '%s'", value));
-  }
-
-  private static Duration positive(String name, Duration d) {
-    if (d.isZero()) {
-      throw new IllegalArgumentException(String.format("%s must be positive: %s", name, d));
-    }
-    return d;
   }
 
   static void checkPrefix(String prefix) {

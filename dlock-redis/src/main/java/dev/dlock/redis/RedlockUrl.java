@@ -69,8 +69,8 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
       String value = Urls.decode(eq < 0 ? "" : param.substring(eq + 1), description);
       switch (key) {
         case "prefix" -> prefix = value;
-        case "nodeTimeout" -> nodeTimeout = positive(key, value);
-        case "timeout" -> timeout = positive(key, value);
+        case "nodeTimeout" -> nodeTimeout = Urls.positiveDuration(key, value);
+        case "timeout" -> timeout = Urls.positiveDuration(key, value);
         case "restartDelay" -> restartDelay = Urls.duration(key, value);
         case "drift" -> drift = fraction(key, value);
         default -> throw new IllegalArgumentException(String.format(
@@ -105,14 +105,6 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
           description));
     }
     return new RedlockUrl(List.copyOf(nodes), prefix, nodeTimeout, drift, restartDelay, description);
-  }
-
-  private static Duration positive(String name, String value) {
-    Duration d = Urls.duration(name, value);
-    if (d.isZero()) {
-      throw new IllegalArgumentException(String.format("%s must be positive: %s", name, value));
-    }
-    return d;
   }
 
   private static double fraction(String name, String value) {
