@@ -14,6 +14,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
@@ -22,15 +23,14 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
-import io.lettuce.core.cluster.event.ClusterTopologyChangedEvent;
 import java.time.Duration;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -76,13 +76,7 @@ final class Connections implements AutoCloseable {
 
   /** Connects both connections, or throws BackendUnavailableException naming the URL. */
   static Connections open(RedisUrl url) {
-    ClientResources resources = DefaultClientResources.builder()
-        .ioThreadPoolSize(2)
-        .computationThreadPoolSize(2) // Lettuce's minimum
-        // Back within a second of the server: the default backs off up to 30 s.
-        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
-            TimeUnit.MILLISECONDS))
-        .build();
+    ClientResources resources = resources();
     SocketOptions socket = SocketOptions.builder().connectTimeout(url.uri().getTimeout()).build();
     AbstractRedisClient client = null;
     StatefulConnection<byte[], byte[]> connection = null;
@@ -117,6 +111,19 @@ final class Connections implements AutoCloseable {
       throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
           url.description(), RedisBackend.reason(e)), e);
     }
+  }
+
+  /**
+   * The threads and reconnect policy of one backend's Lettuce client: two I/O threads, and back
+   * within a second of the server (the default backs off up to 30 s).
+   */
+  static ClientResources resources() {
+    return DefaultClientResources.builder()
+        .ioThreadPoolSize(2)
+        .computationThreadPoolSize(2) // Lettuce's minimum
+        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
+            TimeUnit.MILLISECONDS))
+        .build();
   }
 
   /** The major version of the node that answers, as INFO server gives it. */
@@ -168,7 +175,7 @@ final class Connections implements AutoCloseable {
         @Override
         public void message(RedisClusterNode node, byte[] channel, byte[] message) {
           inbox.message(message, name -> {
-            RedisClusterNode owner = c.getPartitions().getMasterBySlot(SlotHash.getSlot(slotKey.apply(name)));
+            RedisClusterNode owner = master(c, SlotHash.getSlot(slotKey.apply(name)));
             return owner != null && owner.getNodeId().equals(node.getNodeId());
           });
         }
@@ -195,8 +202,7 @@ final class Connections implements AutoCloseable {
     if (listening.contains(slot)) {
       return CompletableFuture.completedFuture(null);
     }
-    StatefulRedisClusterConnection<byte[], byte[]> c = (StatefulRedisClusterConnection<byte[], byte[]>) connection;
-    RedisClusterNode node = c.getPartitions().getMasterBySlot(slot);
+    RedisClusterNode node = master((StatefulRedisClusterConnection<byte[], byte[]>) connection, slot);
     if (node == null) {
       return CompletableFuture.failedFuture(new IllegalStateException("no cluster node serves slot " + slot));
     }
@@ -212,7 +218,7 @@ final class Connections implements AutoCloseable {
    */
   CompletableFuture<Long> waitForReplicas(byte[] key, int replicas, Duration timeout) {
     if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> c) {
-      RedisClusterNode node = c.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+      RedisClusterNode node = master(c, SlotHash.getSlot(key));
       if (node == null) {
         return CompletableFuture.failedFuture(new IllegalStateException(
             "no cluster node serves slot " + SlotHash.getSlot(key)));
@@ -222,6 +228,11 @@ final class Connections implements AutoCloseable {
           n.async().waitForReplication(replicas, timeout.toMillis()).toCompletableFuture());
     }
     return commands.waitForReplication(replicas, timeout.toMillis()).toCompletableFuture();
+  }
+
+  /** The master of {@code slot} by the topology the command connection last saw, or null. */
+  private static RedisClusterNode master(StatefulRedisClusterConnection<byte[], byte[]> c, int slot) {
+    return c.getPartitions().getMasterBySlot(slot);
   }
 
   @Override
@@ -238,6 +249,11 @@ final class Connections implements AutoCloseable {
         log.debug("dlock: closing a redis connection failed", e);
       }
     }
+    shutdown(client, resources);
+  }
+
+  /** Shuts down a client (if any) and its threads, waiting at most about two seconds for each. */
+  static void shutdown(AbstractRedisClient client, ClientResources resources) {
     try {
       if (client != null) {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -1,8 +1,13 @@
 package dev.dlock.redis;
 
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.SlotHash;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.function.BiFunction;
 
 /**
  * The key and channel names under one prefix. Why the escaping: Redis Cluster hashes only the
@@ -130,6 +135,28 @@ final class Keys {
     }
     out.writeBytes(utf8("{*}" + LOCK));
     return out.toByteArray();
+  }
+
+  /**
+   * Adds the name of every lock key a SCAN finds to {@code names}. {@code scan} runs one SCAN
+   * page and waits for it: from the cursor given, or from the start for null. The next page
+   * starts from the cursor the last one returned, which on a cluster also knows its node.
+   */
+  void scanNames(BiFunction<ScanCursor, ScanArgs, KeyScanCursor<byte[]>> scan, Collection<String> names) {
+    ScanArgs args = ScanArgs.Builder.matches(lockPattern()).limit(500);
+    KeyScanCursor<byte[]> cursor = scan.apply(null, args);
+    while (true) {
+      for (byte[] key : cursor.getKeys()) {
+        String name = nameOf(key);
+        if (name != null) {
+          names.add(name);
+        }
+      }
+      if (cursor.isFinished()) {
+        return;
+      }
+      cursor = scan.apply(cursor, args);
+    }
   }
 
   /** The lock name of a lock key found by SCAN, or null for a key that is not one. */

@@ -12,11 +12,8 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
-import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.SlotHash;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -60,7 +57,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   private final Duration waiterTimeout;
   private final byte[] waiterTimeoutMs;
   private final Duration retryWhileQueued;
-  private final RedisUrl.Replication replication;
+  private final Replicas replicas;
   private final Connections connections;
   private final Scripts scripts;
   private final KindLocks kindLocks;
@@ -74,9 +71,9 @@ final class RedisBackend implements LockBackend, Abandonable {
     this.waiterTimeout = waiterTimeout;
     this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
-    this.replication = url.replication();
     this.connections = connections;
     this.scripts = new Scripts(connections.commands(), url.uri().getTimeout());
+    this.replicas = new Replicas(this, url.replication(), connections, scripts);
     this.kindLocks = new KindLocks(this, scripts, keys, waiterTimeout);
   }
 
@@ -132,7 +129,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     }
     Attempt a = kindLocks.tryAcquire(request);
     if (a.isGranted()) {
-      keepReplicated(request.name(), () -> kindLocks.release(
+      replicas.confirmGrant(request.name(), keys.lock(request.name()), () -> kindLocks.release(
           new Grant(request.name(), request.owner(), a.token(), request.kind())));
     }
     return a;
@@ -142,7 +139,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     checkOpen();
     byte[] leaseMs = ascii(millis(leaseTime));
-    if (willWait && !replication.on()) {
+    if (willWait && !replicas.on()) {
       Attempt pushed = takePushed(name, owner, leaseTime);
       if (pushed != null) {
         return pushed;
@@ -156,36 +153,9 @@ final class RedisBackend implements LockBackend, Abandonable {
         keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
     Attempt a = answer(r, owner, willWait);
     if (a.isGranted()) {
-      keepReplicated(name, () -> runRelease(name, owner, "release"));
+      replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, "release"));
     }
     return a;
-  }
-
-  /**
-   * With the replica policy on, waits until enough replicas have the grant just made, or else
-   * undoes it and fails: a grant a failover could forget is no grant.
-   */
-  private void keepReplicated(String name, Runnable undo) {
-    if (replication.on() && !replicated(keys.lock(name))) {
-      try {
-        undo.run();
-      } catch (RuntimeException e) {
-        log.debug("dlock: could not release lock '{}' after too few replicas acknowledged it", name, e);
-      }
-      throw new BackendUnavailableException(String.format(
-          "redis %s: fewer than %d replica(s) acknowledged the grant of lock '%s' within %s, so it was released",
-          describe(), replication.replicas(), name, replication.timeout()));
-    }
-  }
-
-  /**
-   * Waits for the configured replicas to acknowledge this connection's writes so far, which
-   * include the grant or renewal to {@code key} and its token. False if too few did in time.
-   */
-  private boolean replicated(byte[] key) {
-    long acked = call("wait for " + replication.replicas() + " replica(s)", () -> scripts.call(
-        () -> connections.waitForReplicas(key, replication.replicas(), replication.timeout())));
-    return acked >= replication.replicas();
   }
 
   /**
@@ -237,15 +207,14 @@ final class RedisBackend implements LockBackend, Abandonable {
     int unacknowledged = 0;
     for (List<Grant> batch : batches) {
       Set<Grant> lost = renewBatch(batch, leaseTime);
-      if (replication.on() && lost.size() < batch.size() && !replicated(keys.lock(batch.get(0).name()))) {
+      boolean renewedSome = lost.size() < batch.size();
+      if (replicas.on() && renewedSome && !replicas.acknowledged(keys.lock(batch.get(0).name()))) {
         unacknowledged += batch.size() - lost.size();
       }
       gone.addAll(lost);
     }
     if (unacknowledged > 0) {
-      throw new BackendUnavailableException(String.format(
-          "redis %s: fewer than %d replica(s) acknowledged the renewal of %d lease(s) within %s",
-          describe(), replication.replicas(), unacknowledged, replication.timeout()));
+      throw replicas.renewalUnacknowledged(unacknowledged);
     }
     return gone;
   }
@@ -260,13 +229,8 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (list.isEmpty()) {
       return gone;
     }
-    byte[][] locks = new byte[list.size()][];
-    byte[][] args = new byte[list.size() + 1][];
-    args[0] = ascii(millis(leaseTime));
-    for (int i = 0; i < list.size(); i++) {
-      locks[i] = keys.lock(list.get(i).name());
-      args[i + 1] = utf8(list.get(i).owner());
-    }
+    byte[][] locks = renewKeys(keys, list);
+    byte[][] args = renewArgs(millis(leaseTime), list);
     List<Object> lost = call("renew " + list.size() + " lease(s)",
         () -> scripts.run(Script.RENEW, locks, args));
     for (Object position : lost) {
@@ -287,7 +251,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   /** Not with the replica policy on: a hand-off would grant without waiting for replicas. */
   @Override
   public boolean handsOff() {
-    return !replication.on();
+    return !replicas.on();
   }
 
   /**
@@ -357,21 +321,9 @@ final class RedisBackend implements LockBackend, Abandonable {
     checkOpen();
     TreeSet<String> names = call("list the held locks", () -> {
       TreeSet<String> found = new TreeSet<>();
-      ScanArgs args = ScanArgs.Builder.matches(keys.lockPattern()).limit(500);
-      KeyScanCursor<byte[]> cursor = scripts.call(() -> connections.commands().scan(args));
-      while (true) {
-        for (byte[] key : cursor.getKeys()) {
-          String name = keys.nameOf(key);
-          if (name != null) {
-            found.add(name);
-          }
-        }
-        if (cursor.isFinished()) {
-          return found;
-        }
-        ScanCursor next = cursor; // on a cluster it also knows which node it is on
-        cursor = scripts.call(() -> connections.commands().scan(next, args));
-      }
+      keys.scanNames((from, args) -> scripts.call(() -> from == null
+          ? connections.commands().scan(args) : connections.commands().scan(from, args)), found);
+      return found;
     });
     List<LockInfo> all = new ArrayList<>();
     for (String name : names) {
@@ -439,6 +391,25 @@ final class RedisBackend implements LockBackend, Abandonable {
       throw new BackendUnavailableException(
           String.format("redis %s failed to %s: %s", describe(), what, reason(e)), e);
     }
+  }
+
+  /** renew.lua's keys for exclusive {@code grants}: their lock keys, in order. */
+  static byte[][] renewKeys(Keys keys, List<Grant> grants) {
+    byte[][] locks = new byte[grants.size()][];
+    for (int i = 0; i < grants.size(); i++) {
+      locks[i] = keys.lock(grants.get(i).name());
+    }
+    return locks;
+  }
+
+  /** renew.lua's arguments: the new time to live in milliseconds, then each grant's owner. */
+  static byte[][] renewArgs(long ttlMillis, List<Grant> grants) {
+    byte[][] args = new byte[grants.size() + 1][];
+    args[0] = ascii(ttlMillis);
+    for (int i = 0; i < grants.size(); i++) {
+      args[i + 1] = utf8(grants.get(i).owner());
+    }
+    return args;
   }
 
   /** The messages of an exception and its causes, such as a refused connection's WRONGPASS. */

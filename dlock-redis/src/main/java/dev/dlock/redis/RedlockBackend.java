@@ -175,13 +175,8 @@ final class RedlockBackend implements LockBackend {
       return gone;
     }
     long start = clock();
-    byte[][] locks = new byte[list.size()][];
-    byte[][] args = new byte[list.size() + 1][];
-    args[0] = ascii(ttlMillis(leaseTime));
-    for (int i = 0; i < list.size(); i++) {
-      locks[i] = keys.lock(list.get(i).name());
-      args[i + 1] = utf8(list.get(i).owner());
-    }
+    byte[][] locks = RedisBackend.renewKeys(keys, list);
+    byte[][] args = RedisBackend.renewArgs(ttlMillis(leaseTime), list);
     RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start,
         n -> n.run(Script.RENEW, locks, args)).await(url.nodeTimeout());
     if (r.answers() == 0) {

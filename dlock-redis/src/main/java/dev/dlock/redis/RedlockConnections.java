@@ -6,15 +6,10 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
-import io.lettuce.core.resource.DefaultClientResources;
-import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The Redlock nodes' connections: one multiplexed connection per node, all on one Lettuce client
@@ -24,19 +19,12 @@ import org.slf4j.LoggerFactory;
  * default backs off up to 30 s). Opening needs a majority reachable, not every node.
  */
 final class RedlockConnections {
-  private static final Logger log = LoggerFactory.getLogger(RedlockConnections.class);
-
   private final ClientResources resources;
   private final RedisClient client;
   private final List<RedlockNode> nodes = new ArrayList<>();
 
   private RedlockConnections(RedlockUrl url, LongSupplier clock) {
-    resources = DefaultClientResources.builder()
-        .ioThreadPoolSize(2)
-        .computationThreadPoolSize(2)
-        .reconnectDelay(Delay.exponential(Duration.ofMillis(5), Duration.ofSeconds(1), 2,
-            TimeUnit.MILLISECONDS))
-        .build();
+    resources = Connections.resources();
     client = RedisClient.create(resources);
     client.setOptions(ClientOptions.builder()
         .autoReconnect(true)
@@ -80,11 +68,6 @@ final class RedlockConnections {
 
   void close() {
     nodes.forEach(RedlockNode::close);
-    try {
-      client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-    } catch (RuntimeException e) {
-      log.debug("dlock: shutting down the redis client failed", e);
-    }
-    resources.shutdown(0, 2, TimeUnit.SECONDS);
+    Connections.shutdown(client, resources);
   }
 }

@@ -3,9 +3,6 @@ package dev.dlock.redis;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,22 +84,8 @@ final class RedlockInspector {
   }
 
   private void scan(RedlockNode n, TreeSet<String> names) {
-    Keys keys = backend.keys();
-    ScanArgs args = ScanArgs.Builder.matches(keys.lockPattern()).limit(500);
-    KeyScanCursor<byte[]> cursor = await(n.call(c -> c.scan(args)));
-    while (true) {
-      for (byte[] key : cursor.getKeys()) {
-        String name = keys.nameOf(key);
-        if (name != null) {
-          names.add(name);
-        }
-      }
-      if (cursor.isFinished()) {
-        return;
-      }
-      ScanCursor next = ScanCursor.of(cursor.getCursor());
-      cursor = await(n.call(c -> c.scan(next, args)));
-    }
+    backend.keys().scanNames((from, args) -> await(n.call(c -> from == null ? c.scan(args)
+        : c.scan(from, args))), names);
   }
 
   private <T> T await(CompletableFuture<T> f) {

@@ -1,0 +1,66 @@
+package dev.dlock.redis;
+
+import dev.dlock.BackendUnavailableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fail-closed replica policy of one Redis backend ({@code waitReplicas=k}). Why apart from
+ * the backend: grants of every kind and renewal rounds ask the same question (did k replicas get
+ * this connection's writes in time?), and each must answer it in the same fail-closed way; with
+ * the policy off, nothing here sends a command.
+ */
+final class Replicas {
+  private static final Logger log = LoggerFactory.getLogger(Replicas.class);
+
+  private final RedisBackend backend;
+  private final RedisUrl.Replication policy;
+  private final Connections connections;
+  private final Scripts scripts;
+
+  Replicas(RedisBackend backend, RedisUrl.Replication policy, Connections connections, Scripts scripts) {
+    this.backend = backend;
+    this.policy = policy;
+    this.connections = connections;
+    this.scripts = scripts;
+  }
+
+  boolean on() {
+    return policy.on();
+  }
+
+  /**
+   * With the policy on, waits until enough replicas have the grant of {@code name} just made, or
+   * else undoes it and fails: a grant a failover could forget is no grant.
+   */
+  void confirmGrant(String name, byte[] key, Runnable undo) {
+    if (policy.on() && !acknowledged(key)) {
+      try {
+        undo.run();
+      } catch (RuntimeException e) {
+        log.debug("dlock: could not release lock '{}' after too few replicas acknowledged it", name, e);
+      }
+      throw new BackendUnavailableException(String.format(
+          "redis %s: fewer than %d replica(s) acknowledged the grant of lock '%s' within %s,"
+              + " so it was released",
+          backend.describe(), policy.replicas(), name, policy.timeout()));
+    }
+  }
+
+  /**
+   * Waits for the replicas to acknowledge the writes so far of the connection that wrote
+   * {@code key}, which include a grant or renewal and its token. False if too few did in time.
+   */
+  boolean acknowledged(byte[] key) {
+    long acked = backend.call("wait for " + policy.replicas() + " replica(s)", () -> scripts.call(
+        () -> connections.waitForReplicas(key, policy.replicas(), policy.timeout())));
+    return acked >= policy.replicas();
+  }
+
+  /** The failure of a renewal round in which {@code leases} extensions went unacknowledged. */
+  BackendUnavailableException renewalUnacknowledged(int leases) {
+    return new BackendUnavailableException(String.format(
+        "redis %s: fewer than %d replica(s) acknowledged the renewal of %d lease(s) within %s",
+        backend.describe(), policy.replicas(), leases, policy.timeout()));
+  }
+}
