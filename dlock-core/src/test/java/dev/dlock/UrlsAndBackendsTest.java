@@ -33,6 +33,17 @@ class UrlsAndBackendsTest {
   }
 
   @Test
+  void queryParametersKeepTheirOrderAndRawTextAndSkipEmptyParts() {
+    assertThat(Urls.parameters("prefix=a%2Bb+c&&flag&timeout=2s", "u")).containsExactly(
+        new Urls.Parameter("prefix", "a+b+c", "prefix=a%2Bb+c"),
+        new Urls.Parameter("flag", "", "flag"),
+        new Urls.Parameter("timeout", "2s", "timeout=2s"));
+    assertThat(Urls.parameters("", "u")).isEmpty();
+    assertThatThrownBy(() -> Urls.positiveDuration("nodeTimeout", "0ms"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("nodeTimeout must be positive: 0ms");
+  }
+
+  @Test
   void durationParametersTakeShortFormsAndIsoAndNameBadValues() {
     assertThat(Urls.duration("t", "200ms")).isEqualTo(java.time.Duration.ofMillis(200));
     assertThat(Urls.duration("t", "2s")).isEqualTo(java.time.Duration.ofSeconds(2));

@@ -4,6 +4,8 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -113,6 +115,35 @@ public final class Urls {
     String password = colon < 0 ? null : decode(info.substring(colon + 1), url);
     return new Authority(user, password, authority.substring(at + 1));
   }
+
+  /**
+   * The parameters of a URL's query ({@code a=1&b=2}, without the {@code ?}), in order; empty
+   * parts are skipped and a parameter without {@code =} has the value "".
+   *
+   * @param query the query, or "" for none
+   * @param url   the URL, already {@linkplain #redact redacted}, for messages
+   */
+  public static List<Parameter> parameters(String query, String url) {
+    List<Parameter> out = new ArrayList<>();
+    for (String raw : query.split("&")) {
+      if (raw.isEmpty()) {
+        continue;
+      }
+      int eq = raw.indexOf('=');
+      out.add(new Parameter(eq < 0 ? raw : raw.substring(0, eq),
+          decode(eq < 0 ? "" : raw.substring(eq + 1), url), raw));
+    }
+    return out;
+  }
+
+  /**
+   * One query parameter.
+   *
+   * @param key   its name
+   * @param value its decoded value
+   * @param raw   the parameter as written, {@code key=value}, for passing on
+   */
+  public record Parameter(String key, String value, String raw) {}
 
   /**
    * A URL's authority, split.

@@ -68,22 +68,14 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
     int q = url.indexOf('?');
     String base = q < 0 ? url : url.substring(0, q);
     StringJoiner rest = new StringJoiner("&");
-    if (q >= 0) {
-      for (String param : url.substring(q + 1).split("&")) {
-        if (param.isEmpty()) {
-          continue;
-        }
-        int eq = param.indexOf('=');
-        String key = eq < 0 ? param : param.substring(0, eq);
-        String value = Urls.decode(eq < 0 ? "" : param.substring(eq + 1), description);
-        switch (key) {
-          case "prefix" -> prefix = value;
-          case "waitReplicas" -> replicas = replicas(value);
-          case "waitTimeout" -> waitTimeout = Urls.positiveDuration("waitTimeout", value);
-          default -> {
-            timeoutGiven |= key.equals("timeout");
-            rest.add(param);
-          }
+    for (Urls.Parameter p : Urls.parameters(q < 0 ? "" : url.substring(q + 1), description)) {
+      switch (p.key()) {
+        case "prefix" -> prefix = p.value();
+        case "waitReplicas" -> replicas = replicas(p.value());
+        case "waitTimeout" -> waitTimeout = Urls.positiveDuration("waitTimeout", p.value());
+        default -> {
+          timeoutGiven |= p.key().equals("timeout");
+          rest.add(p.raw());
         }
       }
     }

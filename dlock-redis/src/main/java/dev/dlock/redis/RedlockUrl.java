@@ -60,13 +60,9 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
     Duration timeout = DEFAULT_TIMEOUT;
     Duration restartDelay = Duration.ZERO;
     double drift = DEFAULT_DRIFT;
-    for (String param : query.split("&")) {
-      if (param.isEmpty()) {
-        continue;
-      }
-      int eq = param.indexOf('=');
-      String key = eq < 0 ? param : param.substring(0, eq);
-      String value = Urls.decode(eq < 0 ? "" : param.substring(eq + 1), description);
+    for (Urls.Parameter p : Urls.parameters(query, description)) {
+      String key = p.key();
+      String value = p.value();
       switch (key) {
         case "prefix" -> prefix = value;
         case "nodeTimeout" -> nodeTimeout = Urls.positiveDuration(key, value);

@@ -58,17 +58,12 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
     }
     Duration session = DEFAULT_SESSION_TIMEOUT;
     Duration connection = DEFAULT_CONNECTION_TIMEOUT;
-    if (!query.isEmpty()) {
-      for (String param : query.split("&")) {
-        int eq = param.indexOf('=');
-        String key = eq < 0 ? param : param.substring(0, eq);
-        String value = eq < 0 ? "" : param.substring(eq + 1);
-        switch (key) {
-          case "sessionTimeout" -> session = duration(redacted, key, value);
-          case "connectionTimeout" -> connection = duration(redacted, key, value);
-          default -> throw bad(redacted, "unknown parameter '" + key
-              + "' (known: sessionTimeout, connectionTimeout)");
-        }
+    for (Urls.Parameter p : Urls.parameters(query, redacted)) {
+      switch (p.key()) {
+        case "sessionTimeout" -> session = duration(redacted, p.key(), p.value());
+        case "connectionTimeout" -> connection = duration(redacted, p.key(), p.value());
+        default -> throw bad(redacted, "unknown parameter '" + p.key()
+            + "' (known: sessionTimeout, connectionTimeout)");
       }
     }
     return new ZkUrl(String.join(",", hosts), parts.user(), parts.password(), chroot(redacted, path),
