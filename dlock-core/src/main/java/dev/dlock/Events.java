@@ -54,4 +54,9 @@ final class Events implements LockListener {
   public void woken(String name) {
     each(l -> l.woken(name));
   }
+
+  @Override
+  public void abandoned(String name, long token, String threadName) {
+    each(l -> l.abandoned(name, token, threadName));
+  }
 }

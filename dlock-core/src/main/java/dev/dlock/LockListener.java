@@ -30,4 +30,11 @@ public interface LockListener {
    * release, this fires at most once per release.
    */
   default void woken(String name) {}
+
+  /**
+   * A thread-owned hold ({@link DistributedLock#lock()} and the other {@code Lock} methods) was
+   * released by the watchdog because its owner thread ended without unlocking it. Locks held
+   * through a {@link Lease} handle are never abandoned this way.
+   */
+  default void abandoned(String name, long token, String threadName) {}
 }

@@ -23,4 +23,15 @@ public interface BackendContext {
    * a connection holding a session lock died). The holder's loss signal fires.
    */
   void lost(Grant grant, String reason);
+
+  /**
+   * Tells the engine that a connection was re-established or a failover was seen, so the server
+   * that answers now may not know every grant this client holds. The engine re-checks every held
+   * lease at once (an owner-checked renewal), instead of waiting for the next period, and a lease
+   * the new server does not know is declared lost. Cheap and non-blocking, callable from any
+   * thread, including I/O threads.
+   *
+   * @param why what happened, for the log, without secrets
+   */
+  default void reconnected(String why) {}
 }

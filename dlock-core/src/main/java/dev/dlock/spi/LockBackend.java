@@ -183,6 +183,18 @@ public interface LockBackend extends AutoCloseable {
     throw new UnsupportedOperationException(describe() + " cannot list locks");
   }
 
+  /**
+   * The lease the server gives every grant whatever lease is asked, for a backend whose grants live
+   * exactly as long as the client's session (ZooKeeper: the negotiated session timeout). The engine
+   * then counts every hold valid until the send time of its last successful {@link #renew} plus this
+   * (less a margin for clock drift), renews every hold, fixed-lease ones included, every third of
+   * it, and ends a fixed lease at its own deadline by releasing it. Empty by default: the server
+   * applies the lease asked for. The engine calls it once, after {@link #start}.
+   */
+  default Optional<Duration> sessionLease() {
+    return Optional.empty();
+  }
+
   /** The longest lock name this backend stores, in chars; the engine rejects longer names. */
   default int maxNameLength() {
     return 256;

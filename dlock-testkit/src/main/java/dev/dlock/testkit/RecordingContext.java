@@ -18,6 +18,7 @@ public final class RecordingContext implements BackendContext {
   private final String clientId;
   private final LinkedBlockingQueue<String> released = new LinkedBlockingQueue<>();
   private final LinkedBlockingQueue<Grant> lost = new LinkedBlockingQueue<>();
+  private final LinkedBlockingQueue<String> reconnects = new LinkedBlockingQueue<>();
 
   /**
    * @param clientId the client id the backend sees; without {@code ':'}
@@ -47,6 +48,16 @@ public final class RecordingContext implements BackendContext {
   @Override
   public void lost(Grant grant, String reason) {
     lost.add(grant);
+  }
+
+  @Override
+  public void reconnected(String why) {
+    reconnects.add(why);
+  }
+
+  /** The reason of the next reconnect or failover the backend reported, or null if none came in time. */
+  public String nextReconnect(Duration wait) throws InterruptedException {
+    return reconnects.poll(wait.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   /** The next name this client was woken for, or null if none came within {@code wait}. */
