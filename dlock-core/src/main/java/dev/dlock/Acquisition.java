@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
@@ -143,17 +144,17 @@ final class Acquisition {
       while (true) {
         long seq = st.releaseSeq();
         long sentAt = engine.ticker.read();
-        long left = remaining();
+        final long left = remaining();
         boolean willWait = left != 0;
         // Counted as queued before the call: a call that fails may have queued us all the same.
         queued |= willWait;
         // A server that queues waiters is asked to wait only once a plain try found the lock held.
         Attempt a = willWait && serverWaits && !first
             ? waitAtServer(owner, left)
-            : engine.call(name, "acquire", () -> exclusive
+            : engine.call(name, "acquire", () -> CallTimeout.within(left, () -> exclusive
                 ? engine.backend.tryAcquire(name, owner, lease, willWait && !serverWaits)
                 : engine.backend.tryAcquire(new LockRequest(name, spec.kind(), spec.permits(), owner,
-                    lease, willWait, writer)));
+                    lease, willWait, writer))));
         first = false;
         if (a.isGranted()) {
           granted = true;
@@ -162,8 +163,8 @@ final class Acquisition {
         }
         askedBackend = true;
         holder = a.holder().orElse(holder);
-        left = remaining();
-        if (left == 0) {
+        long stillLeft = remaining();
+        if (stillLeft == 0) {
           return null;
         }
         markWaited();
@@ -173,7 +174,7 @@ final class Acquisition {
         }
         long pause = Math.max(MIN_PAUSE_NANOS,
             Math.min(Engine.saturatedNanos(a.retryAfter()), engine.maxPollNanos));
-        st.awaitRelease(seq, left < 0 ? pause : Math.min(pause, left));
+        st.awaitRelease(seq, stillLeft < 0 ? pause : Math.min(pause, stillLeft));
         engine.checkOpen(name);
       }
     } finally {
@@ -188,7 +189,7 @@ final class Acquisition {
   private Attempt waitAtServer(String owner, long left) throws InterruptedException {
     Duration slice = Duration.ofNanos(left < 0 ? engine.maxPollNanos : Math.min(left, engine.maxPollNanos));
     try {
-      return engine.backend.acquireWaiting(name, owner, lease, slice);
+      return CallTimeout.within(slice.toNanos(), () -> engine.backend.acquireWaiting(name, owner, lease, slice));
     } catch (LockException | InterruptedException e) {
       throw e;
     } catch (RuntimeException e) {
@@ -198,9 +199,10 @@ final class Acquisition {
   }
 
   private Hold install(NameState st, String owner, Attempt a, long sentAt) {
+    long leaseNanos = Engine.saturatedNanos(lease);
     long validity = Engine.saturatedNanos(a.validity().orElse(lease));
     Hold h = new Hold(engine, st, new Grant(name, owner, a.token(), spec.kind()), spec, sentAt,
-        sentAt + validity);
+        engine.deadline(sentAt, validity), engine.deadline(sentAt, leaseNanos));
     st.install(h);
     engine.track(h);
     engine.events.acquired(name, a.token(), Duration.ofNanos(engine.ticker.read() - start));

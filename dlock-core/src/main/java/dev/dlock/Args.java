@@ -25,7 +25,27 @@ final class Args {
       throw new IllegalArgumentException(String.format(
           "name must be at most %d chars, was %d: '%s'", maxLength, name.length(), abbreviate(name)));
     }
+    int lone = loneSurrogate(name);
+    if (lone >= 0) {
+      // Servers store names as UTF-8, where every lone surrogate becomes the same '?' or U+FFFD:
+      // two such names would be one lock.
+      throw new IllegalArgumentException(String.format("name must be valid Unicode: it has a lone"
+          + " surrogate \\u%04X at index %d", (int) name.charAt(lone), lone));
+    }
     return name;
+  }
+
+  /** The index of the first surrogate char that is not half of a pair, or -1. */
+  private static int loneSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   static Duration leaseTime(Duration leaseTime) {

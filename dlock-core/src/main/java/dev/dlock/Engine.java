@@ -3,6 +3,7 @@ package dev.dlock;
 import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
@@ -12,7 +13,15 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -28,6 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Engine implements LockClient, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
+  private static final SecureRandom RANDOM = new SecureRandom();
 
   final LockBackend backend;
   final Ticker ticker;
@@ -40,6 +50,10 @@ final class Engine implements LockClient, Abandonable {
   private final ConcurrentHashMap<Object, NameState> names = new ConcurrentHashMap<>();
   private final AtomicLong ownerSeq = new AtomicLong();
   private final ScheduledThreadPoolExecutor scheduler;
+  // Renewal rounds, and best-effort clean-up (cancels, releases of lost grants): each on a thread of
+  // its own, so a hung server call delays neither the deadlines on the timer thread nor each other.
+  private final ThreadPoolExecutor rounds;
+  private final ThreadPoolExecutor cleanup;
   private final Renewer renewer;
   private final AtomicBoolean shutdown = new AtomicBoolean();
   private final boolean handsOff;
@@ -59,21 +73,42 @@ final class Engine implements LockClient, Abandonable {
       return t;
     });
     scheduler.setRemoveOnCancelPolicy(true);
-    this.renewer = new Renewer(this, scheduler, leaseTime);
+    this.rounds = worker("renew");
+    this.cleanup = worker("cleanup");
     try {
       backend.start(new Context());
       this.maxNameLength = backend.maxNameLength();
       this.handsOff = backend.handsOff();
+      this.renewer = new Renewer(backend, ticker, events, scheduler, rounds, leaseTime,
+          backend.sessionLease().orElse(null), this::abandonHold);
     } catch (RuntimeException e) {
-      scheduler.shutdownNow();
+      stopThreads();
       closeQuietly(backend);
       throw e;
     }
   }
 
+  /** A single thread that ends when idle, so an idle client keeps no thread for it. */
+  private ThreadPoolExecutor worker(String role) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+      Thread t = new Thread(r, "dlock-" + role + "-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
+
+  private void stopThreads() {
+    scheduler.shutdownNow();
+    rounds.shutdownNow();
+    cleanup.shutdownNow();
+  }
+
+  // 128 bits: an owner id names who may renew and release a grant, so it must not be guessable.
   private static String randomHex() {
-    byte[] bytes = new byte[4];
-    new SecureRandom().nextBytes(bytes);
+    byte[] bytes = new byte[16];
+    RANDOM.nextBytes(bytes);
     return HexFormat.of().formatHex(bytes);
   }
 
@@ -173,7 +208,7 @@ final class Engine implements LockClient, Abandonable {
     return id + ':' + ownerSeq.incrementAndGet();
   }
 
-  /** Starts renewal or the expiry check of a new hold; undoes the grant if the client closed meanwhile. */
+  /** Starts renewal and the deadline of a new hold; undoes the grant if the client closed meanwhile. */
   void track(Hold h) {
     if (closed) {
       h.state.remove(h);
@@ -181,22 +216,70 @@ final class Engine implements LockClient, Abandonable {
       releaseQuietly(h.grant);
       throw closedException(h.name());
     }
-    if (h.renewed) {
-      renewer.add(h);
-    } else {
-      renewer.topUp(h);
-      renewer.scheduleExpiry(h);
-    }
+    renewer.add(h);
   }
 
+  /** The deadline of a grant sent at {@code sentAt} that the server keeps for {@code validityNanos}. */
+  long deadline(long sentAt, long validityNanos) {
+    return renewer.deadline(sentAt, validityNanos);
+  }
+
+  /**
+   * Withdraws a wait at the backend off the caller's thread, so a dead server does not hold up a
+   * caller whose deadline passed; a healthy server's answer is waited for a moment, so the queue
+   * entry is gone before the caller moves on. An entry whose cancel is lost expires by itself.
+   */
   void cancelQuietly(String name, String owner) {
     if (abandoned) {
       return;
     }
+    Future<?> done;
     try {
-      backend.cancel(name, owner);
-    } catch (RuntimeException e) {
-      log.warn("dlock: could not cancel the wait of {} for lock '{}'", owner, name, e);
+      done = cleanup.submit(() -> {
+        try {
+          backend.cancel(name, owner);
+        } catch (RuntimeException e) {
+          log.warn("dlock: could not cancel the wait of {} for lock '{}'", owner, name, e);
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      return;
+    }
+    awaitBriefly(done);
+  }
+
+  private static void awaitBriefly(Future<?> done) {
+    try {
+      done.get(CallTimeout.MINIMUM.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // an interrupted caller does not wait; the cancel goes on
+    } catch (ExecutionException | TimeoutException | CancellationException e) {
+      // Logged by the task, or still under way in the background.
+    }
+  }
+
+  /** A grant whose deadline passed: released at the server in the background, owner-checked. */
+  void releaseExpired(Grant grant) {
+    if (abandoned) {
+      return;
+    }
+    try {
+      cleanup.execute(() -> releaseQuietly(grant));
+    } catch (RejectedExecutionException closing) {
+      // The client is closing and releases what it holds.
+    }
+  }
+
+  /** A thread-owned hold whose thread ended without unlocking: released as that thread would have. */
+  private void abandonHold(Hold h) {
+    if (!h.endAll()) {
+      return;
+    }
+    events.abandoned(h.name(), h.grant.token(), h.thread.getName());
+    try {
+      finishRelease(h);
+    } catch (LockException e) {
+      log.warn("dlock: releasing lock '{}' abandoned by thread '{}' failed", h.name(), h.thread.getName(), e);
     }
   }
 
@@ -396,7 +479,7 @@ final class Engine implements LockClient, Abandonable {
     }
     abandoned = !release;
     closed = true;
-    scheduler.shutdownNow();
+    stopThreads();
     for (NameState st : names.values()) {
       NameState.Handed untaken = st.close();
       if (untaken != null && release) {
@@ -465,6 +548,15 @@ final class Engine implements LockClient, Abandonable {
         if (st != null) {
           st.signalRelease(() -> events.woken(name));
         }
+      }
+    }
+
+    @Override
+    public void reconnected(String why) {
+      log.info("dlock: {} on {}; re-checking every lease now", why, backend.describe());
+      Renewer r = renewer;
+      if (r != null) { // null only while the backend starts, when nothing is held yet
+        r.recheck();
       }
     }
 

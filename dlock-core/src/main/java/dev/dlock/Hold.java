@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
@@ -18,15 +19,19 @@ final class Hold {
   final Thread thread;
   final boolean renewed;
   final long acquiredAt;
+  /** For a fixed lease, the end no renewal moves; unused for a renewed hold. */
+  final long fixedEnd;
   final CompletableFuture<LeaseLostException> lostSignal = new CompletableFuture<>();
   volatile long validUntil;
   volatile ScheduledFuture<?> expiryCheck;
 
   private int count = 1;
+  private int handles;
   private boolean ended;
   private LeaseLostException lostReason;
 
-  Hold(Engine engine, NameState state, Grant grant, Spec spec, long acquiredAt, long validUntil) {
+  Hold(Engine engine, NameState state, Grant grant, Spec spec, long acquiredAt, long validUntil,
+      long fixedEnd) {
     this.engine = engine;
     this.state = state;
     this.grant = grant;
@@ -34,7 +39,8 @@ final class Hold {
     this.thread = Thread.currentThread();
     this.renewed = spec.renew();
     this.acquiredAt = acquiredAt;
-    this.validUntil = validUntil;
+    this.fixedEnd = fixedEnd;
+    this.validUntil = renewed ? validUntil : Math.min(validUntil, fixedEnd);
   }
 
   String name() {
@@ -51,6 +57,24 @@ final class Hold {
     }
     count++;
     return true;
+  }
+
+  /** A {@link Lease} handle on this hold was opened. */
+  synchronized void handleOpened() {
+    handles++;
+  }
+
+  /** A {@link Lease} handle on this hold was closed. */
+  synchronized void handleClosed() {
+    handles--;
+  }
+
+  /**
+   * True for a hold taken only through the {@code Lock} methods (no open lease handle) whose
+   * thread has ended: nobody is left who could unlock it.
+   */
+  synchronized boolean ownerThreadEnded() {
+    return !ended && handles == 0 && !thread.isAlive();
   }
 
   synchronized int count() {
@@ -89,11 +113,14 @@ final class Hold {
     return lostReason;
   }
 
-  /** Records the loss and fires the signal, once, unless the hold was released normally first. */
-  void markLost(LeaseLostException reason, boolean evenIfEnded) {
+  /**
+   * Records the loss and fires the signal, once, unless the hold was released normally first.
+   * True if this call recorded it.
+   */
+  boolean markLost(LeaseLostException reason, boolean evenIfEnded) {
     synchronized (this) {
       if (lostReason != null || (ended && !evenIfEnded)) {
-        return;
+        return false;
       }
       lostReason = reason;
     }
@@ -103,10 +130,20 @@ final class Hold {
     }
     engine.events.lost(name(), grant.token(), reason);
     lostSignal.complete(reason);
+    return true;
   }
 
-  /** Moves validity forward after a renewal; never backward. */
+  /** The backend says this owner no longer holds the grant. */
+  void markGone(LockBackend backend) {
+    markLost(new NotOwnerException(engine.lostException(this, "the backend reports it no longer held by"
+        + " this owner (" + backend.describe() + ")").getMessage()), false);
+  }
+
+  /** Moves validity forward after a renewal, never backward, and never past a fixed lease's end. */
   void extendTo(long newValidUntil) {
+    if (!renewed && newValidUntil - fixedEnd > 0) {
+      newValidUntil = fixedEnd;
+    }
     if (newValidUntil - validUntil > 0) {
       validUntil = newValidUntil;
     }
@@ -119,15 +156,21 @@ final class Hold {
     return !checkExpiry();
   }
 
-  /** Marks the hold lost if its validity has passed; true if it has. */
+  /**
+   * Marks the hold lost if its deadline has passed; true if it has. The grant is then released at
+   * the server, so a lock whose server keeps it (a renewal that hung yet arrived, a ZooKeeper node)
+   * is not held by nobody until it expires there.
+   */
   boolean checkExpiry() {
     long now = engine.ticker.read();
     if (now - validUntil < 0) {
       return false;
     }
-    markLost(engine.lostException(this,
+    if (markLost(engine.lostException(this,
         (renewed ? "the lease ran out before a renewal succeeded" : "the lease ran out")
-            + engine.renewalFailureSuffix()), false);
+            + engine.renewalFailureSuffix()), false)) {
+      engine.releaseExpired(grant);
+    }
     return true;
   }
 

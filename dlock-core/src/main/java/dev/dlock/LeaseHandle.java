@@ -14,6 +14,7 @@ final class LeaseHandle implements Lease {
 
   LeaseHandle(Hold hold) {
     this.hold = hold;
+    hold.handleOpened();
   }
 
   @Override
@@ -58,6 +59,7 @@ final class LeaseHandle implements Lease {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      hold.handleClosed();
       hold.engine.releaseOne(hold);
     }
   }

@@ -2,7 +2,6 @@ package dev.dlock.spi;
 
 import dev.dlock.Ticker;
 import java.time.Duration;
-import java.util.function.Supplier;
 
 /**
  * How long the backend call running on this thread may wait for its server. The engine bounds
@@ -50,9 +49,9 @@ public final class CallTimeout {
    * tests may use it too). A negative limit sets no bound. Bounds nest: an inner call never gets
    * longer than the outer one has left.
    */
-  public static <T> T within(long limitNanos, Supplier<T> call) {
+  public static <T, E extends Exception> T within(long limitNanos, Call<T, E> call) throws E {
     if (limitNanos < 0 || limitNanos > Long.MAX_VALUE / 4) {
-      return call.get();
+      return call.run();
     }
     long[] outer = DEADLINE.get();
     long deadline = CLOCK.read() + limitNanos;
@@ -61,7 +60,7 @@ public final class CallTimeout {
     }
     DEADLINE.set(new long[] {deadline});
     try {
-      return call.get();
+      return call.run();
     } finally {
       if (outer == null) {
         DEADLINE.remove();
@@ -69,5 +68,22 @@ public final class CallTimeout {
         DEADLINE.set(outer);
       }
     }
+  }
+
+  /**
+   * A backend call, which may throw a checked exception such as {@link InterruptedException}.
+   *
+   * @param <T> what it returns
+   * @param <E> what it may throw
+   */
+  @FunctionalInterface
+  public interface Call<T, E extends Exception> {
+    /**
+     * Makes the call.
+     *
+     * @return its result
+     * @throws E if it fails so
+     */
+    T run() throws E;
   }
 }
