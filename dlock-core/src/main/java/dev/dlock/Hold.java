@@ -141,6 +141,9 @@ final class Hold {
 
   /** Moves validity forward after a renewal, never backward, and never past a fixed lease's end. */
   void extendTo(long newValidUntil) {
+    if (loss() != null) {
+      return; // a renewal that answered after the deadline does not bring a lost lease back
+    }
     if (!renewed && newValidUntil - fixedEnd > 0) {
       newValidUntil = fixedEnd;
     }

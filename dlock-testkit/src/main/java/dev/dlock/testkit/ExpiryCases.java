@@ -31,10 +31,10 @@ interface ExpiryCases extends SuiteCase {
     held.onLost(callback::complete);
     LeaseLostException reason =
         callback.get(lease.plus(f().slack()).toMillis(), TimeUnit.MILLISECONDS);
-    // The client counts the lease from before its request, so it never reports late, and
-    // never before a whole lease has passed.
+    // The client counts the lease from before its request, less a margin for clock drift (1% and
+    // 2 ms), so it reports the loss before the server could let the lock go, and not sooner.
     assertThat(since(before)).as("time until the holder was told of the loss")
-        .isGreaterThanOrEqualTo(lease)
+        .isGreaterThanOrEqualTo(lease.minus(lease.dividedBy(100)).minusMillis(2))
         .isLessThan(lease.plus(f().slack()));
     assertThat(reason).hasMessageContaining(name);
     assertThat(held.isValid()).isFalse();
