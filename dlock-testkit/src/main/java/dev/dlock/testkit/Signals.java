@@ -1,6 +1,8 @@
 package dev.dlock.testkit;
 
+import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,9 +28,13 @@ public final class Signals {
       throw new IllegalArgumentException("pid must be a process of the test's own, was " + pid);
     }
     try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+      // Not inheritIO: a test JVM's standard streams may be its runner's channel.
+      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+          .redirectErrorStream(true).start();
+      String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
       if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-        throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+        throw new IllegalStateException("kill -" + signal + " " + pid + " failed: " + said);
       }
     } catch (IOException e) {
       throw new IllegalStateException("cannot run kill(1) to send SIG" + signal + " to " + pid, e);
