@@ -6,6 +6,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,8 +106,7 @@ public abstract class LossDeadlineSuite {
 
   @Test
   final void aFrozenNetworkTellsEachHolderBeforeAnotherClientIsGranted() throws Exception {
-    FaultProxy proxy = FaultProxy.start(server());
-    resources.add(proxy);
+    FaultProxy proxy = proxy();
     List<Round> rounds = start(proxy);
     long faultAt = System.nanoTime();
     proxy.freeze();
@@ -116,22 +116,29 @@ public abstract class LossDeadlineSuite {
 
   @Test
   final void aPausedServerTellsEachHolderBeforeAnotherClientIsGranted() throws Exception {
-    FaultProxy proxy = FaultProxy.start(server());
-    resources.add(proxy);
-    List<Round> rounds = start(proxy);
+    List<Round> rounds = start(proxy());
     long faultAt = System.nanoTime();
     pauseServer();
     try {
-      Duration longest = leases().stream().max(Duration::compareTo).orElseThrow();
       // Every holder must hear of its loss while the server is still paused, a lease after the fault.
       for (Round r : rounds) {
-        long left = faultAt + longest.plus(slack()).toNanos() - System.nanoTime();
+        long left = faultAt + longest().plus(slack()).toNanos() - System.nanoTime();
         r.lostAt.get(Math.max(0, left), TimeUnit.NANOSECONDS);
       }
     } finally {
       resumeServer();
     }
     check(rounds, faultAt);
+  }
+
+  private FaultProxy proxy() throws IOException {
+    FaultProxy proxy = FaultProxy.start(server());
+    resources.add(proxy);
+    return proxy;
+  }
+
+  private Duration longest() {
+    return leases().stream().max(Duration::compareTo).orElseThrow();
   }
 
   /** One lease under test: its holder, the holder's loss time and the contender's grant. */
@@ -150,7 +157,7 @@ public abstract class LossDeadlineSuite {
       held.onLost(e -> lostAt.complete(System.nanoTime()));
       CompletableFuture<Long> grantedAt = new CompletableFuture<>();
       CompletableFuture<Long> tokenAfter = new CompletableFuture<>();
-      Duration patience = leases().stream().max(Duration::compareTo).orElseThrow().multipliedBy(2).plus(slack());
+      Duration patience = longest().multipliedBy(2).plus(slack());
       Thread waiter = new Thread(() -> contend(contender, name, patience, grantedAt, tokenAfter),
           "contender-" + name);
       waiter.setDaemon(true);
@@ -182,8 +189,7 @@ public abstract class LossDeadlineSuite {
   }
 
   private void check(List<Round> rounds, long faultAt) throws Exception {
-    Duration longest = leases().stream().max(Duration::compareTo).orElseThrow();
-    long patience = longest.multipliedBy(2).plus(slack()).toNanos();
+    long patience = longest().multipliedBy(2).plus(slack()).toNanos();
     for (Round r : rounds) {
       long granted = r.grantedAt.get(Math.max(0, faultAt + patience - System.nanoTime()), TimeUnit.NANOSECONDS);
       long lost = r.lostAt.getNow(0L);
