@@ -119,7 +119,8 @@ final class Renewer {
       return;
     }
     try {
-      if (backend.renew(List.of(h.grant), h.spec.lease()).isEmpty()) {
+      if (CallTimeout.within(Math.max(0, h.validUntil - sentAt),
+          () -> backend.renew(List.of(h.grant), h.spec.lease())).isEmpty()) {
         h.extendTo(deadline(sentAt, lease));
       } else {
         h.markGone(backend);
