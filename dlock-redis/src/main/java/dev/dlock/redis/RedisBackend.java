@@ -3,6 +3,7 @@ package dev.dlock.redis;
 import static dev.dlock.redis.Keys.utf8;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
 import dev.dlock.spi.Abandonable;
@@ -149,8 +150,8 @@ final class RedisBackend implements LockBackend, Abandonable {
       listen(name);
     }
     String mode = !willWait ? "0" : queued.waits(owner, name, context.ticker().read()) ? "2" : "1";
-    List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
-        keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
+    List<Object> r = run("acquire lock '" + name + "'", Script.ACQUIRE, keys.of(name), utf8(owner),
+        leaseMs, ascii(mode), waiterTimeoutMs);
     Attempt a = answer(r, owner, willWait);
     if (a.isGranted()) {
       replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, "release"));
@@ -231,10 +232,9 @@ final class RedisBackend implements LockBackend, Abandonable {
     }
     byte[][] locks = renewKeys(keys, list);
     byte[][] args = renewArgs(millis(leaseTime), list);
-    List<Object> lost = call("renew " + list.size() + " lease(s)",
-        () -> scripts.run(Script.RENEW, locks, args));
-    for (Object position : lost) {
-      gone.add(list.get(((Long) position).intValue() - 1));
+    List<Object> lost = run("renew " + list.size() + " lease(s)", Script.RENEW, locks, args);
+    for (int position : ForeignValue.lost(lost, locks, list, describe())) {
+      gone.add(list.get(position - 1));
     }
     return gone;
   }
@@ -262,8 +262,8 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     checkOpen();
-    Long token = call("hand off lock '" + grant.name() + "'", () -> scripts.run(Script.HANDOFF,
-        keys.of(grant.name()), utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime))));
+    Long token = run("hand off lock '" + grant.name() + "'", Script.HANDOFF, keys.of(grant.name()),
+        utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime)));
     return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
   }
 
@@ -280,8 +280,8 @@ final class RedisBackend implements LockBackend, Abandonable {
   }
 
   private boolean runRelease(String name, String owner, String mode) {
-    Long freed = call(mode + " lock '" + name + "'", () -> scripts.run(Script.RELEASE, keys.of(name),
-        utf8(owner), utf8(mode), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish()));
+    Long freed = run(mode + " lock '" + name + "'", Script.RELEASE, keys.of(name), utf8(owner),
+        utf8(mode), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish());
     return freed == 1L;
   }
 
@@ -308,7 +308,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Optional<LockInfo> inspect(String name) {
     checkOpen();
-    List<Object> r = call("inspect lock '" + name + "'", () -> scripts.run(Script.INSPECT, keys.of(name)));
+    List<Object> r = run("inspect lock '" + name + "'", Script.INSPECT, keys.of(name));
     if (r.isEmpty()) {
       return Optional.empty();
     }
@@ -390,6 +390,19 @@ final class RedisBackend implements LockBackend, Abandonable {
     } catch (RuntimeException e) {
       throw new BackendUnavailableException(
           String.format("redis %s failed to %s: %s", describe(), what, reason(e)), e);
+    }
+  }
+
+  /**
+   * Runs a script through {@link #call}. A key of the lock that holds what dlock did not write there
+   * fails it with a LockException naming the key and what it holds, not as a server failure.
+   */
+  <T> T run(String what, Script s, byte[][] keys, byte[]... args) {
+    try {
+      return call(what, () -> scripts.run(s, keys, args));
+    } catch (BackendUnavailableException e) {
+      LockException foreign = ForeignValue.find(e, keys, what, describe());
+      throw foreign != null ? foreign : e;
     }
   }
 

@@ -4,6 +4,7 @@ import static dev.dlock.redis.Keys.utf8;
 import static dev.dlock.redis.RedisBackend.ascii;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
 import dev.dlock.spi.Attempt;
@@ -98,9 +99,10 @@ final class RedlockBackend implements LockBackend {
     RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start, n -> n.run(
         Script.ACQUIRE, lockKeys, ownerBytes, ascii(ttlMillis(leaseTime)), ZERO, ZERO))
         .await(url.nodeTimeout());
-    if (r.answers() < majority) {
+    LockException foreign = foreign(r, lockKeys, "acquire lock '" + name + "'");
+    if (foreign != null || r.answers() < majority) {
       releaseEverywhere(name, owner);
-      throw unavailable("acquire lock '" + name + "'", r);
+      throw foreign != null ? foreign : unavailable("acquire lock '" + name + "'", r);
     }
     long token = 0;
     int granted = 0;
@@ -185,12 +187,9 @@ final class RedlockBackend implements LockBackend {
     int[] renewed = new int[list.size()];
     for (int i = 0; i < r.size(); i++) {
       if (r.counts(i)) {
-        Set<Long> lost = new HashSet<>();
-        for (Object position : r.reply(i)) {
-          lost.add((Long) position);
-        }
+        Set<Integer> lost = ForeignValue.lost(r.reply(i), locks, list, node(r.node(i)));
         for (int g = 0; g < list.size(); g++) {
-          renewed[g] += lost.contains((long) g + 1) ? 0 : 1;
+          renewed[g] += lost.contains(g + 1) ? 0 : 1;
         }
       }
     }
@@ -213,6 +212,10 @@ final class RedlockBackend implements LockBackend {
     RedlockRound<Long> r = RedlockRound.<Long>send(nodes, clock(), n -> n.run(Script.RELEASE,
         lockKeys, owner, utf8("release"), keys.channels(grant.name()), name, ZERO, keys.publish()))
         .await(url.nodeTimeout());
+    LockException foreign = foreign(r, lockKeys, "release lock '" + grant.name() + "'");
+    if (foreign != null) {
+      throw foreign;
+    }
     if (r.answers() == 0) {
       throw unavailable("release lock '" + grant.name() + "'", r);
     }
@@ -306,6 +309,27 @@ final class RedlockBackend implements LockBackend {
         majority, what, describe(), cause == null
             ? " (no answer within nodeTimeout " + url.nodeTimeout() + ")"
             : ": " + RedisBackend.reason(cause)), cause);
+  }
+
+  /**
+   * The LockException for the first node that found a key of the lock holding what dlock did not
+   * write there; null if none did. Such a lock is neither free nor held on that node, and no
+   * majority elsewhere makes it either.
+   */
+  LockException foreign(RedlockRound<?> r, byte[][] lockKeys, String what) {
+    for (int i = 0; i < r.size(); i++) {
+      Throwable failure = r.failure(i);
+      LockException e = failure == null ? null
+          : ForeignValue.find(failure, lockKeys, what, node(r.node(i)));
+      if (e != null) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  private String node(RedlockNode n) {
+    return "redlock node " + n.address() + " of " + describe();
   }
 
   /** The server TTL: the lease plus the drift, so the client's lease ends before any server's. */

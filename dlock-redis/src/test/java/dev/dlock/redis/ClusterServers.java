@@ -1,5 +1,7 @@
 package dev.dlock.redis;
 
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -89,6 +91,16 @@ final class ClusterServers implements AutoCloseable {
   /** {@code redis://} for one node, for an admin client. */
   String seed() {
     return "redis://127.0.0.1:" + cluster.serverPorts().get(0);
+  }
+
+  /** Deletes every key of lock {@code name} under {@code prefix} on the master that holds them. */
+  void forget(String prefix, String name) {
+    RedisClusterClient admin = RedisClusterClient.create(RedisURI.create(seed()));
+    try (var c = admin.connect()) {
+      c.sync().del(RedisTestServer.keysOf(prefix, name));
+    } finally {
+      admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
   }
 
   @Override
