@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The S8/S9 lease lock on one Redis, improved. Why it looks like this: every operation is one
- * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands and run
- * three more inside Redis (SET NX PX and INCR, then GETDEL); renewing all of a client's leases is
- * one EVALSHA. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
+ * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands (each
+ * script first checks its keys' shapes, {@link ForeignValue}, then SET NX PX and a token draw, then
+ * GETDEL); renewing all of a client's leases is one EVALSHA. A token is the larger of the counter
+ * + 1 and the server's clock in microseconds (prelude.lua), so a counter that a restart or a
+ * failover lost or set back never hands out a token again. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
  * can slip between the two. A release that finds owners queued grants the lock to the oldest one
  * whose client still listens, with the next token, and publishes that token to that client's
  * channel only, so one client wakes per release and its waiter holds the lock with no further

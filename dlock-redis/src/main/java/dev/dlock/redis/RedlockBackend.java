@@ -37,16 +37,18 @@ import org.slf4j.LoggerFactory;
  * = TTL - drift from then: the time spent is already inside that count, and the grant is refused
  * if none of it is left when the answers are in (TTL - elapsed - drift &lt;= 0).
  *
- * <p>Fencing tokens, in two phases. Each node's acquire INCRs that node's counter, and counters
- * diverge, so the maximum over one majority is not enough. Phase 1 grants and takes T = the highest
- * counter among the granting nodes; phase 2 ({@code redlock-raise.lua}) sets the counter to
- * max(counter, T) on the granting nodes, only while this owner still holds the lock there, and must
- * succeed on a majority in time (it is skipped when a majority already stands at T). Any later grant
- * needs a majority too, which meets the raised majority in at least one node; that node's counter
- * is already at least T and the later grant INCRs it there, so the later token is above T. This
- * holds only while no node loses its counter (a restart without persistence, a failover): Redlock
- * has no single linearizable counter, and a grant a paused client still believes in may already be
- * void, so the token is the best Redlock can give, not a safe fence on its own.
+ * <p>Fencing tokens, in two phases. Each node's acquire draws from that node's counter (the larger
+ * of counter + 1 and the node's clock in microseconds), and nodes diverge, so the maximum over one
+ * majority is not enough. Phase 1 grants and takes T = the highest draw among the granting nodes;
+ * phase 2 ({@code redlock-raise.lua}) sets the counter to max(counter, T) on the granting nodes,
+ * only while this owner still holds the lock there, and must succeed on a majority in time (it is
+ * skipped when a majority already stands at T, which the clock makes rare). Any later grant needs
+ * a majority too, which meets the raised majority in a node. If that node kept its counter, it is
+ * at least T, and the later draw there is above it. If it lost its counter (a restart without
+ * persistence), it lost it after the raise, so its clock has moved on by at least the restart since
+ * T was drawn, and draws above T as long as the nodes' clocks agree better than a restart takes.
+ * Redlock still has no single linearizable counter, and a grant a paused client still believes in
+ * may already be void, so the token is the best Redlock can give, not a safe fence on its own.
  */
 final class RedlockBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(RedlockBackend.class);

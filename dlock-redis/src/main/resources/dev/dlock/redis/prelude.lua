@@ -1,5 +1,9 @@
 -- The prelude: Scripts puts this chunk in front of every script of this package before loading
--- it, so that what the scripts share is written once. It only defines locals.
+-- it, so that what the scripts share is written once. It defines locals, and first asks for
+-- replication by effects: the scripts read TIME before they write, which a replica must get as the
+-- values written, never run again by its own clock. Redis 7 always does so; 5 and 6 do by default
+-- (lua-replicate-commands yes), and this call makes it so whatever that setting says.
+redis.replicate_commands()
 
 -- The server's clock in microseconds. Lua numbers are doubles, exact for integers below 2^53,
 -- which in microseconds is the year 2255.

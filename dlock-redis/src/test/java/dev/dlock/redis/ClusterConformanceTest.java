@@ -125,6 +125,11 @@ class ClusterConformanceTest {
     }
 
     @Test
+    void aTokenReachesTheReplicaAsTheMasterDrewIt() throws Exception {
+      servers.assertTokenReplicatedAsDrawn("cluster-replicated:");
+    }
+
+    @Test
     void aGrantWaitsForTheReplicaOfTheLocksOwnMaster() throws Exception {
       try (LockClient strict = builder("prefix=cluster-stall:&waitReplicas=1&waitTimeout=300ms").build()) {
         strict.lock("stalled").acquire().close();

@@ -85,6 +85,14 @@ class ShardedClusterConformanceTest {
   }
 
   @Nested
+  class Replication {
+    @Test
+    void aTokenReachesTheReplicaAsTheMasterDrewIt() throws Exception {
+      servers.assertTokenReplicatedAsDrawn("sharded-replicated:");
+    }
+  }
+
+  @Nested
   class Notifications {
     @Test
     void aReleaseWakesTheWaiterWithSpublishOnTheLocksOwnMaster() throws Exception {
