@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * script first checks its keys' shapes, {@link ForeignValue}, then SET NX PX and a token draw, then
  * GETDEL); renewing all of a client's leases is one EVALSHA. A token is the larger of the counter
  * + 1 and the server's clock in microseconds (prelude.lua), so a counter that a restart or a
- * failover lost or set back never hands out a token again. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
- * can slip between the two. A release that finds owners queued grants the lock to the oldest one
+ * failover lost or set back never hands out a token at or below one handed out before. A refused
+ * waiter joins the lock's FIFO in the same script that refused it, so no release can slip between
+ * the two. A release that finds owners queued grants the lock to the oldest one
  * whose client still listens, with the next token, and publishes that token to that client's
  * channel only, so one client wakes per release and its waiter holds the lock with no further
  * request. The pushed grant lasts only the waiter timeout, so a frozen waiter cannot hold the lock
@@ -232,7 +233,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (list.isEmpty()) {
       return gone;
     }
-    byte[][] locks = renewKeys(keys, list);
+    byte[][] locks = keys.locks(list);
     byte[][] args = renewArgs(millis(leaseTime), list);
     List<Object> lost = run("renew " + list.size() + " lease(s)", Script.RENEW, locks, args);
     for (int position : ForeignValue.lost(lost, locks, list, describe())) {
@@ -406,15 +407,6 @@ final class RedisBackend implements LockBackend, Abandonable {
       LockException foreign = ForeignValue.find(e, keys, what, describe());
       throw foreign != null ? foreign : e;
     }
-  }
-
-  /** renew.lua's keys for exclusive {@code grants}: their lock keys, in order. */
-  static byte[][] renewKeys(Keys keys, List<Grant> grants) {
-    byte[][] locks = new byte[grants.size()][];
-    for (int i = 0; i < grants.size(); i++) {
-      locks[i] = keys.lock(grants.get(i).name());
-    }
-    return locks;
   }
 
   /** renew.lua's arguments: the new time to live in milliseconds, then each grant's owner. */

@@ -179,7 +179,7 @@ final class RedlockBackend implements LockBackend {
       return gone;
     }
     long start = clock();
-    byte[][] locks = RedisBackend.renewKeys(keys, list);
+    byte[][] locks = keys.locks(list);
     byte[][] args = RedisBackend.renewArgs(ttlMillis(leaseTime), list);
     RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start,
         n -> n.run(Script.RENEW, locks, args)).await(url.nodeTimeout());

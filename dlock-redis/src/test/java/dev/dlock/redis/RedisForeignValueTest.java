@@ -81,7 +81,8 @@ class RedisForeignValueTest {
     assertForeign(() -> c.lock(name).tryAcquire(), key, shape);
     long start = System.nanoTime();
     assertForeign(() -> c.lock(name).acquire(Duration.ofSeconds(10)), key, shape);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a waiting acquire fails at once, not by timing out")
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("a waiting acquire fails at once, not by timing out")
         .isLessThan(Duration.ofSeconds(5));
     assertThat(stored(key)).isEqualTo(stored);
   }

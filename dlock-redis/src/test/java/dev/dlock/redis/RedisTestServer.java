@@ -178,7 +178,8 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
   static String[] keysOf(String prefix, String name) {
     Keys keys = new Keys(prefix);
     List<String> all = new ArrayList<>();
-    for (byte[][] kind : List.of(keys.of(name), keys.fair(name), keys.readWrite(name), keys.semaphore(name))) {
+    for (byte[][] kind : List.of(keys.of(name), keys.fair(name), keys.readWrite(name),
+        keys.semaphore(name))) {
       for (byte[] key : kind) {
         all.add(new String(key, StandardCharsets.UTF_8));
       }

@@ -178,7 +178,8 @@ class RedisWaitingTest {
       long start = System.nanoTime();
       held.close();
       String message = published.poll(5, TimeUnit.SECONDS);
-      assertThat(message).as("the pushed grant's message: seq, token, name").matches("1 \\d+ \\Q" + name + "\\E");
+      assertThat(message).as("the pushed grant's message: seq, token, name")
+          .matches("1 \\d+ \\Q" + name + "\\E");
       long pushedToken = Long.parseLong(message.split(" ")[1]);
       assertThat(pushedToken).isGreaterThan(held.token());
       assertThat(nextToken.get(RedisBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))

@@ -203,7 +203,8 @@ class RedlockTest {
     String name = "foreign";
     LockClient a = client("");
     nodes.on(0, c -> c.set(key(name, 0), "garbage"));
-    for (ThrowingCallable op : new ThrowingCallable[] {() -> a.lock(name).tryAcquire(), () -> a.inspect(name)}) {
+    ThrowingCallable[] ops = {() -> a.lock(name).tryAcquire(), () -> a.inspect(name)};
+    for (ThrowingCallable op : ops) {
       assertThatThrownBy(op).isInstanceOf(LockException.class)
           .isNotInstanceOf(BackendUnavailableException.class)
           .hasMessageContaining("redlock node 127.0.0.1:" + nodes.port(0))
