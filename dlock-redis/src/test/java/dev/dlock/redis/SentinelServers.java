@@ -37,12 +37,14 @@ final class SentinelServers implements AutoCloseable {
   static SentinelServers start(int replicas) {
     RedisCluster cluster;
     try {
+      // ephemeral() before replicationGroup(): the group takes its ports when it is added, and
+      // would otherwise sit on 6379 and up, where a parallel build's servers may be.
       cluster = RedisCluster.newRedisCluster()
           .withSentinelBuilder(new RedisSentinelBuilder().downAfterMilliseconds(1000).failOverTimeout(3000))
+          .ephemeral()
           .sentinelCount(3)
           .quorumSize(2)
           .replicationGroup(MASTER, replicas)
-          .ephemeral()
           .build();
       cluster.start();
     } catch (IOException e) {
