@@ -46,8 +46,17 @@ final class SentinelServers implements AutoCloseable {
           .quorumSize(2)
           .replicationGroup(MASTER, replicas)
           .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("the Sentinel topology could not be set up", e);
+    }
+    try {
       cluster.start();
     } catch (IOException e) {
+      try {
+        cluster.stop(); // the servers that did start must not outlive the test
+      } catch (IOException | RuntimeException stopFailed) {
+        e.addSuppressed(stopFailed);
+      }
       throw new UncheckedIOException("the Sentinel topology did not start", e);
     }
     SentinelServers s = new SentinelServers(cluster);
