@@ -1,5 +1,6 @@
 package dev.dlock.redis;
 
+import dev.dlock.spi.Grant;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -7,6 +8,7 @@ import io.lettuce.core.cluster.SlotHash;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
+import java.util.List;
 import java.util.function.BiFunction;
 
 /**
@@ -75,6 +77,15 @@ final class Keys {
 
   byte[] lock(String name) {
     return key(tag(name), LOCK);
+  }
+
+  /** The lock keys of exclusive {@code grants}, in order, as renew.lua takes them. */
+  byte[][] locks(List<Grant> grants) {
+    byte[][] locks = new byte[grants.size()][];
+    for (int i = 0; i < grants.size(); i++) {
+      locks[i] = lock(grants.get(i).name());
+    }
+    return locks;
   }
 
   /** The prefix of the notification channels of {@code name}'s clients; a client id follows it. */

@@ -55,8 +55,7 @@ final class KindLocks {
       // Recorded before the call: a wake-up may arrive before the answer that queued the owner.
       waiting.put(r.owner(), r);
     }
-    List<Object> a = backend.call(String.format("acquire %s lock '%s'", r.kind(), r.name()),
-        () -> acquire(r));
+    List<Object> a = acquire(r, String.format("acquire %s lock '%s'", r.kind(), r.name()));
     long status = (Long) a.get(0);
     if (status == 1L) {
       waiting.remove(r.owner());
@@ -74,15 +73,16 @@ final class KindLocks {
     return Attempt.held(retry, holder.isEmpty() ? null : holder);
   }
 
-  private List<Object> acquire(LockRequest r) {
+  private List<Object> acquire(LockRequest r, String what) {
     byte[] owner = utf8(r.owner());
     byte[] lease = ascii(millis(r.leaseTime()));
     byte[] wait = ascii(r.willWait() ? 1 : 0);
     return switch (r.kind()) {
-      case FAIR -> scripts.run(Script.FAIR_ACQUIRE, keys.fair(r.name()), owner, lease, wait, waiterTimeoutMs);
-      case READ, WRITE -> scripts.run(Script.RW_ACQUIRE, keys.readWrite(r.name()), owner, lease,
+      case FAIR -> backend.run(what, Script.FAIR_ACQUIRE, keys.fair(r.name()), owner, lease, wait,
+          waiterTimeoutMs);
+      case READ, WRITE -> backend.run(what, Script.RW_ACQUIRE, keys.readWrite(r.name()), owner, lease,
           side(r.kind()), wait, waiterTimeoutMs, utf8(r.writer() == null ? "" : r.writer()));
-      case PERMIT -> scripts.run(Script.SEM_ACQUIRE, keys.semaphore(r.name()), owner, lease,
+      case PERMIT -> backend.run(what, Script.SEM_ACQUIRE, keys.semaphore(r.name()), owner, lease,
           ascii(r.permits()), wait, waiterTimeoutMs);
       case EXCLUSIVE -> throw new IllegalArgumentException(
           String.format("exclusive lock '%s' has its own acquire", r.name()));
@@ -90,9 +90,9 @@ final class KindLocks {
   }
 
   boolean release(Grant g) {
-    Long freed = backend.call(String.format("release %s lock '%s'", g.kind(), g.name()),
-        () -> scripts.run(releaseScript(g.kind()), keysOf(g.kind(), g.name()), releaseArgs(g.kind(),
-            g.name(), g.owner(), RELEASE)));
+    Long freed = backend.run(String.format("release %s lock '%s'", g.kind(), g.name()),
+        releaseScript(g.kind()), keysOf(g.kind(), g.name()), releaseArgs(g.kind(), g.name(), g.owner(),
+            RELEASE));
     return freed == 1L;
   }
 
@@ -103,9 +103,8 @@ final class KindLocks {
       return false;
     }
     if (!closed) {
-      backend.call(String.format("cancel the wait for %s lock '%s'", r.kind(), name),
-          () -> scripts.run(releaseScript(r.kind()), keysOf(r.kind(), name),
-              releaseArgs(r.kind(), name, owner, CANCEL)));
+      backend.run(String.format("cancel the wait for %s lock '%s'", r.kind(), name),
+          releaseScript(r.kind()), keysOf(r.kind(), name), releaseArgs(r.kind(), name, owner, CANCEL));
     }
     return true;
   }
@@ -140,11 +139,11 @@ final class KindLocks {
       args[2 * i + 1] = ascii(g.kind() == LockKind.FAIR || g.kind() == LockKind.WRITE ? "s" : "z");
       args[2 * i + 2] = utf8(g.owner());
     }
-    List<Object> lost = backend.call("renew " + list.size() + " lease(s)",
-        () -> scripts.run(Script.RENEW_KINDS, grantKeys, args));
+    List<Object> lost = backend.run("renew " + list.size() + " lease(s)", Script.RENEW_KINDS,
+        grantKeys, args);
     Set<Grant> gone = new HashSet<>();
-    for (Object position : lost) {
-      gone.add(list.get(((Long) position).intValue() - 1));
+    for (int position : ForeignValue.lost(lost, grantKeys, list, backend.describe())) {
+      gone.add(list.get(position - 1));
     }
     return gone;
   }

@@ -3,6 +3,7 @@ package dev.dlock.redis;
 import static dev.dlock.redis.Keys.utf8;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
 import dev.dlock.spi.Abandonable;
@@ -34,10 +35,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The S8/S9 lease lock on one Redis, improved. Why it looks like this: every operation is one
- * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands and run
- * three more inside Redis (SET NX PX and INCR, then GETDEL); renewing all of a client's leases is
- * one EVALSHA. A refused waiter joins the lock's FIFO in the same script that refused it, so no release
- * can slip between the two. A release that finds owners queued grants the lock to the oldest one
+ * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands (each
+ * script first checks its keys' shapes, {@link ForeignValue}, then SET NX PX and a token draw, then
+ * GETDEL); renewing all of a client's leases is one EVALSHA. A token is the larger of the counter
+ * + 1 and the server's clock in microseconds (prelude.lua), so a counter that a restart or a
+ * failover lost or set back never hands out a token at or below one handed out before. A refused
+ * waiter joins the lock's FIFO in the same script that refused it, so no release can slip between
+ * the two. A release that finds owners queued grants the lock to the oldest one
  * whose client still listens, with the next token, and publishes that token to that client's
  * channel only, so one client wakes per release and its waiter holds the lock with no further
  * request. The pushed grant lasts only the waiter timeout, so a frozen waiter cannot hold the lock
@@ -149,8 +153,8 @@ final class RedisBackend implements LockBackend, Abandonable {
       listen(name);
     }
     String mode = !willWait ? "0" : queued.waits(owner, name, context.ticker().read()) ? "2" : "1";
-    List<Object> r = call("acquire lock '" + name + "'", () -> scripts.run(Script.ACQUIRE,
-        keys.of(name), utf8(owner), leaseMs, ascii(mode), waiterTimeoutMs));
+    List<Object> r = run("acquire lock '" + name + "'", Script.ACQUIRE, keys.of(name), utf8(owner),
+        leaseMs, ascii(mode), waiterTimeoutMs);
     Attempt a = answer(r, owner, willWait);
     if (a.isGranted()) {
       replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, "release"));
@@ -229,12 +233,11 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (list.isEmpty()) {
       return gone;
     }
-    byte[][] locks = renewKeys(keys, list);
+    byte[][] locks = keys.locks(list);
     byte[][] args = renewArgs(millis(leaseTime), list);
-    List<Object> lost = call("renew " + list.size() + " lease(s)",
-        () -> scripts.run(Script.RENEW, locks, args));
-    for (Object position : lost) {
-      gone.add(list.get(((Long) position).intValue() - 1));
+    List<Object> lost = run("renew " + list.size() + " lease(s)", Script.RENEW, locks, args);
+    for (int position : ForeignValue.lost(lost, locks, list, describe())) {
+      gone.add(list.get(position - 1));
     }
     return gone;
   }
@@ -262,8 +265,8 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     checkOpen();
-    Long token = call("hand off lock '" + grant.name() + "'", () -> scripts.run(Script.HANDOFF,
-        keys.of(grant.name()), utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime))));
+    Long token = run("hand off lock '" + grant.name() + "'", Script.HANDOFF, keys.of(grant.name()),
+        utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime)));
     return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
   }
 
@@ -280,8 +283,8 @@ final class RedisBackend implements LockBackend, Abandonable {
   }
 
   private boolean runRelease(String name, String owner, String mode) {
-    Long freed = call(mode + " lock '" + name + "'", () -> scripts.run(Script.RELEASE, keys.of(name),
-        utf8(owner), utf8(mode), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish()));
+    Long freed = run(mode + " lock '" + name + "'", Script.RELEASE, keys.of(name), utf8(owner),
+        utf8(mode), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish());
     return freed == 1L;
   }
 
@@ -308,7 +311,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Optional<LockInfo> inspect(String name) {
     checkOpen();
-    List<Object> r = call("inspect lock '" + name + "'", () -> scripts.run(Script.INSPECT, keys.of(name)));
+    List<Object> r = run("inspect lock '" + name + "'", Script.INSPECT, keys.of(name));
     if (r.isEmpty()) {
       return Optional.empty();
     }
@@ -393,13 +396,17 @@ final class RedisBackend implements LockBackend, Abandonable {
     }
   }
 
-  /** renew.lua's keys for exclusive {@code grants}: their lock keys, in order. */
-  static byte[][] renewKeys(Keys keys, List<Grant> grants) {
-    byte[][] locks = new byte[grants.size()][];
-    for (int i = 0; i < grants.size(); i++) {
-      locks[i] = keys.lock(grants.get(i).name());
+  /**
+   * Runs a script through {@link #call}. A key of the lock that holds what dlock did not write there
+   * fails it with a LockException naming the key and what it holds, not as a server failure.
+   */
+  <T> T run(String what, Script s, byte[][] keys, byte[]... args) {
+    try {
+      return call(what, () -> scripts.run(s, keys, args));
+    } catch (BackendUnavailableException e) {
+      LockException foreign = ForeignValue.find(e, keys, what, describe());
+      throw foreign != null ? foreign : e;
     }
-    return locks;
   }
 
   /** renew.lua's arguments: the new time to live in milliseconds, then each grant's owner. */

@@ -4,6 +4,7 @@ import static dev.dlock.redis.Keys.utf8;
 import static dev.dlock.redis.RedisBackend.ascii;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
 import dev.dlock.spi.Attempt;
@@ -36,16 +37,18 @@ import org.slf4j.LoggerFactory;
  * = TTL - drift from then: the time spent is already inside that count, and the grant is refused
  * if none of it is left when the answers are in (TTL - elapsed - drift &lt;= 0).
  *
- * <p>Fencing tokens, in two phases. Each node's acquire INCRs that node's counter, and counters
- * diverge, so the maximum over one majority is not enough. Phase 1 grants and takes T = the highest
- * counter among the granting nodes; phase 2 ({@code redlock-raise.lua}) sets the counter to
- * max(counter, T) on the granting nodes, only while this owner still holds the lock there, and must
- * succeed on a majority in time (it is skipped when a majority already stands at T). Any later grant
- * needs a majority too, which meets the raised majority in at least one node; that node's counter
- * is already at least T and the later grant INCRs it there, so the later token is above T. This
- * holds only while no node loses its counter (a restart without persistence, a failover): Redlock
- * has no single linearizable counter, and a grant a paused client still believes in may already be
- * void, so the token is the best Redlock can give, not a safe fence on its own.
+ * <p>Fencing tokens, in two phases. Each node's acquire draws from that node's counter (the larger
+ * of counter + 1 and the node's clock in microseconds), and nodes diverge, so the maximum over one
+ * majority is not enough. Phase 1 grants and takes T = the highest draw among the granting nodes;
+ * phase 2 ({@code redlock-raise.lua}) sets the counter to max(counter, T) on the granting nodes,
+ * only while this owner still holds the lock there, and must succeed on a majority in time (it is
+ * skipped when a majority already stands at T, which the clock makes rare). Any later grant needs
+ * a majority too, which meets the raised majority in a node. If that node kept its counter, it is
+ * at least T, and the later draw there is above it. If it lost its counter (a restart without
+ * persistence), it lost it after the raise, so its clock has moved on by at least the restart since
+ * T was drawn, and draws above T as long as the nodes' clocks agree better than a restart takes.
+ * Redlock still has no single linearizable counter, and a grant a paused client still believes in
+ * may already be void, so the token is the best Redlock can give, not a safe fence on its own.
  */
 final class RedlockBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(RedlockBackend.class);
@@ -98,9 +101,10 @@ final class RedlockBackend implements LockBackend {
     RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start, n -> n.run(
         Script.ACQUIRE, lockKeys, ownerBytes, ascii(ttlMillis(leaseTime)), ZERO, ZERO))
         .await(url.nodeTimeout());
-    if (r.answers() < majority) {
+    LockException foreign = foreign(r, lockKeys, "acquire lock '" + name + "'");
+    if (foreign != null || r.answers() < majority) {
       releaseEverywhere(name, owner);
-      throw unavailable("acquire lock '" + name + "'", r);
+      throw foreign != null ? foreign : unavailable("acquire lock '" + name + "'", r);
     }
     long token = 0;
     int granted = 0;
@@ -175,7 +179,7 @@ final class RedlockBackend implements LockBackend {
       return gone;
     }
     long start = clock();
-    byte[][] locks = RedisBackend.renewKeys(keys, list);
+    byte[][] locks = keys.locks(list);
     byte[][] args = RedisBackend.renewArgs(ttlMillis(leaseTime), list);
     RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start,
         n -> n.run(Script.RENEW, locks, args)).await(url.nodeTimeout());
@@ -185,12 +189,9 @@ final class RedlockBackend implements LockBackend {
     int[] renewed = new int[list.size()];
     for (int i = 0; i < r.size(); i++) {
       if (r.counts(i)) {
-        Set<Long> lost = new HashSet<>();
-        for (Object position : r.reply(i)) {
-          lost.add((Long) position);
-        }
+        Set<Integer> lost = ForeignValue.lost(r.reply(i), locks, list, node(r.node(i)));
         for (int g = 0; g < list.size(); g++) {
-          renewed[g] += lost.contains((long) g + 1) ? 0 : 1;
+          renewed[g] += lost.contains(g + 1) ? 0 : 1;
         }
       }
     }
@@ -213,6 +214,10 @@ final class RedlockBackend implements LockBackend {
     RedlockRound<Long> r = RedlockRound.<Long>send(nodes, clock(), n -> n.run(Script.RELEASE,
         lockKeys, owner, utf8("release"), keys.channels(grant.name()), name, ZERO, keys.publish()))
         .await(url.nodeTimeout());
+    LockException foreign = foreign(r, lockKeys, "release lock '" + grant.name() + "'");
+    if (foreign != null) {
+      throw foreign;
+    }
     if (r.answers() == 0) {
       throw unavailable("release lock '" + grant.name() + "'", r);
     }
@@ -306,6 +311,27 @@ final class RedlockBackend implements LockBackend {
         majority, what, describe(), cause == null
             ? " (no answer within nodeTimeout " + url.nodeTimeout() + ")"
             : ": " + RedisBackend.reason(cause)), cause);
+  }
+
+  /**
+   * The LockException for the first node that found a key of the lock holding what dlock did not
+   * write there; null if none did. Such a lock is neither free nor held on that node, and no
+   * majority elsewhere makes it either.
+   */
+  LockException foreign(RedlockRound<?> r, byte[][] lockKeys, String what) {
+    for (int i = 0; i < r.size(); i++) {
+      Throwable failure = r.failure(i);
+      LockException e = failure == null ? null
+          : ForeignValue.find(failure, lockKeys, what, node(r.node(i)));
+      if (e != null) {
+        return e;
+      }
+    }
+    return null;
+  }
+
+  private String node(RedlockNode n) {
+    return "redlock node " + n.address() + " of " + describe();
   }
 
   /** The server TTL: the lease plus the drift, so the client's lease ends before any server's. */

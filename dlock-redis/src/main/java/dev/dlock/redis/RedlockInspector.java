@@ -1,6 +1,7 @@
 package dev.dlock.redis;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
 import java.nio.charset.StandardCharsets;
@@ -32,6 +33,10 @@ final class RedlockInspector {
     byte[][] keys = backend.keys().of(name);
     RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(backend.nodes(), backend.clock(),
         n -> n.run(Script.INSPECT, keys)).await(backend.nodeTimeout());
+    LockException foreign = backend.foreign(r, keys, "inspect lock '" + name + "'");
+    if (foreign != null) {
+      throw foreign;
+    }
     if (r.answers() < backend.majority()) {
       throw backend.unavailable("inspect lock '" + name + "'", r);
     }

@@ -114,15 +114,25 @@ final class RedlockRound<T> {
 
   /** The first failure of the round, for the cause of an exception; null if none. */
   Throwable failure() {
-    for (CompletableFuture<T> f : replies) {
-      if (f.isCompletedExceptionally()) {
-        try {
-          f.join();
-        } catch (RuntimeException e) {
-          return e.getCause() != null ? e.getCause() : e;
-        }
+    for (int i = 0; i < replies.length; i++) {
+      Throwable e = failure(i);
+      if (e != null) {
+        return e;
       }
     }
     return null;
+  }
+
+  /** How node {@code i}'s command failed; null if it replied or is still out. */
+  Throwable failure(int i) {
+    if (!replies[i].isCompletedExceptionally()) {
+      return null;
+    }
+    try {
+      replies[i].join();
+      return null;
+    } catch (RuntimeException e) {
+      return e.getCause() != null ? e.getCause() : e;
+    }
   }
 }

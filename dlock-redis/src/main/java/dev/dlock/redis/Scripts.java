@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -62,7 +63,7 @@ final class Scripts {
     this.commands = commands;
     this.timeoutNanos = timeout.plusSeconds(1).toNanos();
     for (Script s : Script.values()) {
-      sources.put(s, read(s.file));
+      sources.put(s, source(s.file));
     }
   }
 
@@ -130,7 +131,20 @@ final class Scripts {
 
   /** A script of this package that is not one of {@link Script}, read once by its user. */
   static byte[] resource(String file) {
-    return read(file);
+    return source(file);
+  }
+
+  /**
+   * A script as Redis runs it: the shared prelude ({@code prelude.lua}: the token draw, the clock,
+   * the check for keys dlock did not write), then the script. Joined as bytes, never built from
+   * strings, so the scripts stay plain Lua files.
+   */
+  private static byte[] source(String file) {
+    byte[] prelude = read("prelude.lua");
+    byte[] script = read(file);
+    byte[] joined = Arrays.copyOf(prelude, prelude.length + script.length);
+    System.arraycopy(script, 0, joined, prelude.length, script.length);
+    return joined;
   }
 
   /** The SHA1 by which Redis knows a script, as SCRIPT LOAD answers it. */

@@ -4,18 +4,24 @@
 --                queued, '@' granted by a release to the queue head, for the waiter timeout, and
 --                not yet renewed or retried by it; ms is the lease (or that timeout) in
 --                milliseconds, restored by release.lua in a rare case
--- KEYS[2] token  the fencing-token counter of the lock; it never expires
+-- KEYS[2] token  the fencing-token counter of the lock (drawToken, in the prelude); it never expires
 -- KEYS[3] queue  zset: waiting owner -> arrival, server microseconds (FIFO order)
 -- KEYS[4] alive  zset: waiting owner -> server millisecond at which its place lapses
 local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local mode = ARGV[3]                      -- '0' one-shot, '1' will wait, '2' will wait, may be queued
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left, holder}.
+-- Returns {1, token} for a grant, or {0, holder's ms left, holder}; an error if a key holds what
+-- dlock did not write there (see the prelude).
 
 local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
--- The uncontended path: two commands.
+local bad = foreign({'lock', 'counter', 'zset', 'zset'})
+if bad then
+  return bad
+end
+
+-- The uncontended path.
 if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
   if mode == '2' then
     redis.call('ZREM', queue, owner)
@@ -24,7 +30,7 @@ if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
       redis.call('SET', lock, '+' .. lease .. ' ' .. owner, 'PX', lease)
     end
   end
-  return {1, redis.call('INCR', counter)}
+  return {1, drawToken(counter)}
 end
 
 local value = redis.call('GET', lock)
@@ -50,10 +56,9 @@ end
 
 local left = redis.call('PTTL', lock)
 if mode ~= '0' then
-  local t = redis.call('TIME')
-  local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  redis.call('ZADD', queue, 'NX', micros, owner)
-  redis.call('ZADD', alive, math.floor(micros / 1000) + waiterTimeout, owner)
+  local now = micros()
+  redis.call('ZADD', queue, 'NX', now, owner)
+  redis.call('ZADD', alive, math.floor(now / 1000) + waiterTimeout, owner)
   redis.call('PEXPIRE', queue, waiterTimeout)
   redis.call('PEXPIRE', alive, waiterTimeout)
   if state == '-' then

@@ -8,24 +8,29 @@ local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local willWait = ARGV[3] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left (-1: only the queue is ahead), holder}.
+-- Returns {1, token} for a grant, or {0, holder's ms left (-1: only the queue is ahead), holder};
+-- an error if a key holds what dlock did not write there (see the prelude).
 
 local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+local bad = foreign({'owner', 'counter', 'zset', 'zset'})
+if bad then
+  return bad
+end
 
 local holder = redis.call('GET', lock)
 if holder == owner then
   -- A retry of an attempt that was granted but whose answer was lost: grant it again.
   redis.call('PEXPIRE', lock, lease)
-  return {1, redis.call('INCR', counter)}
+  return {1, drawToken(counter)}
 end
 
-local micros
+local now
 local head = false
 if redis.call('EXISTS', queue) == 1 then
-  local t = redis.call('TIME')
-  micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  now = micros()
   -- Drop a bounded number of lapsed waiters, so a crashed head stalls nobody for long.
-  local lapsed = redis.call('ZRANGEBYSCORE', alive, '-inf', math.floor(micros / 1000), 'LIMIT', 0, 16)
+  local lapsed = redis.call('ZRANGEBYSCORE', alive, '-inf', math.floor(now / 1000), 'LIMIT', 0, 16)
   if #lapsed > 0 then
     redis.call('ZREM', queue, unpack(lapsed))
     redis.call('ZREM', alive, unpack(lapsed))
@@ -39,16 +44,13 @@ if not holder and (not head or head == owner) then
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
   end
-  return {1, redis.call('INCR', counter)}
+  return {1, drawToken(counter)}
 end
 
 if willWait then
-  if not micros then
-    local t = redis.call('TIME')
-    micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  end
-  redis.call('ZADD', queue, 'NX', micros, owner)
-  redis.call('ZADD', alive, math.floor(micros / 1000) + waiterTimeout, owner)
+  now = now or micros()
+  redis.call('ZADD', queue, 'NX', now, owner)
+  redis.call('ZADD', alive, math.floor(now / 1000) + waiterTimeout, owner)
   redis.call('PEXPIRE', queue, waiterTimeout)
   redis.call('PEXPIRE', alive, waiterTimeout)
 end

@@ -8,16 +8,21 @@ local mode = ARGV[2]                      -- 'release' or 'cancel'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the lock name, sent to the woken client
 local publish = ARGV[5] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
--- Returns 1 if the owner held the lock (release), or held or waited for it (cancel); else 0.
+-- Returns 1 if the owner held the lock (release), or held or waited for it (cancel); else 0; an
+-- error if a key holds what dlock did not write there (see the prelude).
 
 local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
+
+local bad = foreign({'owner', 'counter', 'zset', 'zset'})
+if bad then
+  return bad
+end
 
 local function wakeHead()
   if redis.call('EXISTS', queue) == 0 or redis.call('EXISTS', lock) == 1 then
     return
   end
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = math.floor(micros() / 1000)
   for _ = 1, 8 do
     local head = redis.call('ZRANGE', queue, 0, 0)[1]
     if not head then

@@ -6,9 +6,15 @@
 local from = ARGV[1]    -- the owner that holds the grant
 local to = ARGV[2]      -- the owner that takes it
 local lease = ARGV[3]   -- the new grant's lease in milliseconds
--- Returns the new token, or 0 if `from` no longer holds the lock (nothing changes then).
+-- Returns the new token, or 0 if `from` no longer holds the lock (nothing changes then); an error
+-- if a key holds what dlock did not write there (see the prelude).
 
 local lock, counter = KEYS[1], KEYS[2]
+
+local bad = foreign({'lock', 'counter'})
+if bad then
+  return bad
+end
 
 local value = redis.call('GET', lock)
 if not value then
@@ -22,4 +28,4 @@ if state == '@' then
   state = '+' -- taken: no longer a pushed grant that a late message may pass on
 end
 redis.call('SET', lock, state .. lease .. ' ' .. to, 'PX', lease)
-return redis.call('INCR', counter)
+return drawToken(counter)

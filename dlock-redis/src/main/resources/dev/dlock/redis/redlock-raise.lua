@@ -5,7 +5,13 @@
 -- KEYS[1] lock, KEYS[2] token: as in acquire.lua
 local owner = ARGV[1]
 local token = tonumber(ARGV[2])   -- the grant's token: the highest counter among its granting nodes
--- Returns 1 if the owner holds the lock here and the counter is now at least the token, else 0.
+-- Returns 1 if the owner holds the lock here and the counter is now at least the token, else 0; an
+-- error if a key holds what dlock did not write there (see the prelude).
+
+local bad = foreign({'lock', 'counter'})
+if bad then
+  return bad
+end
 
 local value = redis.call('GET', KEYS[1])
 if not value then

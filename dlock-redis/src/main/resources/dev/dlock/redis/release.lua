@@ -12,14 +12,19 @@ local channels = ARGV[3]                  -- channel prefix; a client's channel 
 local name = ARGV[4]                      -- the lock name, sent to the woken client
 local waiterTimeout = tonumber(ARGV[5])   -- how long a grant pushed to a waiter lasts untaken
 local publish = ARGV[6] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
--- Returns 1 if the owner held (or had been pushed) the lock and it is freed, else 0.
+-- Returns 1 if the owner held (or had been pushed) the lock and it is freed, else 0; an error if a
+-- key holds what dlock did not write there (see the prelude).
 
-local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
+local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+local bad = foreign({'lock', 'counter', 'zset', 'zset'})
+if bad then
+  return bad
+end
 
 -- Drops lapsed waiters, then grants the lock to the oldest waiter whose client still listens.
 local function handOver()
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = math.floor(micros() / 1000)
   local lapsed = redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)
   for _, gone in ipairs(lapsed) do
     redis.call('ZREM', queue, gone)
@@ -34,8 +39,8 @@ local function handOver()
     redis.call('ZREM', alive, head)
     local client, seq = string.match(head, '^(.*):(%d+)$')
     if client then
-      local token = redis.call('INCR', KEYS[2])
-      if redis.call(publish, channels .. client, seq .. ' ' .. token .. ' ' .. name) > 0 then
+      local token = drawToken(counter)
+      if redis.call(publish, channels .. client, seq .. ' ' .. digits(token) .. ' ' .. name) > 0 then
         redis.call('SET', lock, '@' .. waiterTimeout .. ' ' .. head, 'PX', waiterTimeout)
         return
       end

@@ -5,15 +5,19 @@
 local lease = tonumber(ARGV[1])   -- the new lease in milliseconds
 -- ARGV[2i]     the type of grant i: 's' or 'z'
 -- ARGV[2i + 1] the owner of grant i
--- Returns the positions i of the grants no longer held by their owner.
+-- Returns the positions i of the grants no longer held by their owner; a grant whose key holds what
+-- dlock did not write there (see the prelude) is one of them, as {i, what the key holds}, and the
+-- key is left alone.
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = math.floor(micros() / 1000)
 
 local lost = {}
 for i, key in ipairs(KEYS) do
   local kind, owner = ARGV[2 * i], ARGV[2 * i + 1]
-  if kind == 's' then
+  local what = misfit(key, kind == 's' and 'owner' or 'zset')
+  if what then
+    lost[#lost + 1] = {i, what}
+  elseif kind == 's' then
     if redis.call('GET', key) == owner then
       redis.call('PEXPIRE', key, lease)
     else

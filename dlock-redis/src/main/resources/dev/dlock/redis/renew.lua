@@ -3,16 +3,21 @@
 -- KEYS[i]   the lock key of grant i (see acquire.lua)
 local lease = ARGV[1]   -- the new lease in milliseconds
 -- ARGV[i + 1] the owner of grant i
--- Returns the positions i of the grants no longer held by their owner.
+-- Returns the positions i of the grants no longer held by their owner; a grant whose key holds what
+-- dlock did not write there (see the prelude) is one of them, as {i, what the key holds}, and the
+-- key is left alone.
 
 local lost = {}
 for i, lock in ipairs(KEYS) do
-  local value = redis.call('GET', lock)
+  local what = misfit(lock, 'lock')
+  local value = not what and redis.call('GET', lock)
   local state, holder
   if value then
     state, holder = string.match(value, '^(.)%d* (.*)$')
   end
-  if state ~= nil and holder == ARGV[i + 1] then
+  if what then
+    lost[#lost + 1] = {i, what}
+  elseif holder == ARGV[i + 1] then
     if state == '@' then
       -- A grant a release pushed, renewed by its taker: held now, for a whole lease.
       redis.call('SET', lock, '+' .. lease .. ' ' .. holder, 'PX', lease)

@@ -12,17 +12,20 @@ local side = ARGV[3]                      -- 'r' read, 'w' write
 local willWait = ARGV[4] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place without asking again
 local downgrade = ARGV[6]                 -- for 'r': the write owner it may read beside, or ''
--- Returns {1, token} for a grant, or {0, ms until a lease runs out (-1: only the queue), holder}.
+-- Returns {1, token} for a grant, or {0, ms until a lease runs out (-1: only the queue), holder};
+-- an error if a key holds what dlock did not write there (see the prelude).
 
 local write, readers, counter, queue, alive, writers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 
-local micros
+local bad = foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset'})
+if bad then
+  return bad
+end
+
+local now
 local function nowMs()
-  if not micros then
-    local t = redis.call('TIME')
-    micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
-  end
-  return math.floor(micros / 1000)
+  now = now or micros()
+  return math.floor(now / 1000)
 end
 
 -- Extends a key's expiry to at least ms from now; never shortens another holder's.
@@ -41,14 +44,14 @@ end
 local function grantRead()
   redis.call('ZADD', readers, nowMs() + lease, owner)
   keep(readers, lease)
-  return {1, redis.call('INCR', counter)}
+  return {1, drawToken(counter)}
 end
 
 local writer = redis.call('GET', write)
 if side == 'w' and writer == owner then
   -- A retry of an attempt that was granted but whose answer was lost: grant it again.
   redis.call('PEXPIRE', write, lease)
-  return {1, redis.call('INCR', counter)}
+  return {1, drawToken(counter)}
 end
 
 local queued = redis.call('EXISTS', queue) == 1
@@ -79,7 +82,7 @@ if side == 'w' then
     if queued then
       dequeue()
     end
-    return {1, redis.call('INCR', counter)}
+    return {1, drawToken(counter)}
   end
 else
   local ok = not writer or (downgrade ~= '' and writer == downgrade)
@@ -107,7 +110,7 @@ end
 
 if willWait then
   nowMs()
-  redis.call('ZADD', queue, 'NX', micros, owner)
+  redis.call('ZADD', queue, 'NX', now, owner)
   if side == 'w' then
     redis.call('ZADD', writers, 'NX', redis.call('ZSCORE', queue, owner), owner)
     redis.call('PEXPIRE', writers, waiterTimeout)

@@ -11,17 +11,20 @@ local mode = ARGV[3]                      -- 'release' or 'cancel'
 local channels = ARGV[4]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[5]                      -- the lock name, sent to the woken clients
 local publish = ARGV[6] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
--- Returns 1 if the owner held that side (release), or held or waited for it (cancel); else 0.
+-- Returns 1 if the owner held that side (release), or held or waited for it (cancel); else 0; an
+-- error if a key holds what dlock did not write there (see the prelude).
 
 local write, readers, queue, alive, writers = KEYS[1], KEYS[2], KEYS[4], KEYS[5], KEYS[6]
 local batch = 64                          -- at most this many readers woken by one call
 
+local bad = foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset'})
+if bad then
+  return bad
+end
+
 local now
 local function nowMs()
-  if not now then
-    local t = redis.call('TIME')
-    now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  end
+  now = now or math.floor(micros() / 1000)
   return now
 end
 

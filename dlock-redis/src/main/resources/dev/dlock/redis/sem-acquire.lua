@@ -11,13 +11,18 @@ local permits = tonumber(ARGV[3])         -- the permit count this client expect
 local willWait = ARGV[4] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place without asking again
 -- Returns {1, token} for a grant, {0, ms until a lease runs out (-1: only the queue), ''}, or
--- {-1, stored count} when the semaphore is in use with another permit count.
+-- {-1, stored count} when the semaphore is in use with another permit count; an error if a key
+-- holds what dlock did not write there (see the prelude).
 
 local holders, meta, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
-local t = redis.call('TIME')
-local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
-local now = math.floor(micros / 1000)
+local bad = foreign({'zset', 'meta', 'zset', 'zset'})
+if bad then
+  return bad
+end
+
+local arrival = micros()
+local now = math.floor(arrival / 1000)
 
 -- Extends a key's expiry to at least ms from now; never shortens another holder's.
 local function keep(key, ms)
@@ -33,7 +38,7 @@ local function grant(queued)
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
   end
-  return {1, redis.call('HINCRBY', meta, 'token', 1)}
+  return {1, drawToken(meta, 'token')}
 end
 
 redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)
@@ -71,7 +76,7 @@ if mine then
 end
 
 if willWait then
-  redis.call('ZADD', queue, 'NX', micros, owner)
+  redis.call('ZADD', queue, 'NX', arrival, owner)
   redis.call('ZADD', alive, now + waiterTimeout, owner)
   redis.call('PEXPIRE', queue, waiterTimeout)
   redis.call('PEXPIRE', alive, waiterTimeout)

@@ -9,12 +9,17 @@ local mode = ARGV[2]                      -- 'release' or 'cancel'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the semaphore name, sent to the woken clients
 local publish = ARGV[5] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards pub/sub
--- Returns 1 if the owner held a permit (release), or held or waited for one (cancel); else 0.
+-- Returns 1 if the owner held a permit (release), or held or waited for one (cancel); else 0; an
+-- error if a key holds what dlock did not write there (see the prelude).
 
 local holders, meta, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local bad = foreign({'zset', 'meta', 'zset', 'zset'})
+if bad then
+  return bad
+end
+
+local now = math.floor(micros() / 1000)
 
 local function wake()
   if redis.call('EXISTS', queue) == 0 then

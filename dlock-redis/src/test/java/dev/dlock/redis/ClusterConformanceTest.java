@@ -12,6 +12,7 @@ import dev.dlock.testkit.FairLockConformanceSuite;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
+import dev.dlock.testkit.StateLossCases;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -51,10 +52,15 @@ class ClusterConformanceTest {
   }
 
   @Nested
-  class Exclusive extends LockConformanceSuite {
+  class Exclusive extends LockConformanceSuite implements StateLossCases {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return builder("prefix=cluster:");
+    }
+
+    @Override
+    public void forget(String name) {
+      servers.forget("cluster:", name);
     }
   }
 
@@ -116,6 +122,11 @@ class ClusterConformanceTest {
         }
         assertThat(client.inspectAll()).isEmpty();
       }
+    }
+
+    @Test
+    void aTokenReachesTheReplicaAsTheMasterDrewIt() throws Exception {
+      servers.assertTokenReplicatedAsDrawn("cluster-replicated:");
     }
 
     @Test

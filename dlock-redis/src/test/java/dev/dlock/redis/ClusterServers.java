@@ -1,13 +1,25 @@
 package dev.dlock.redis;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dlock.Lease;
+import dev.dlock.LockClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.StringJoiner;
+import java.util.concurrent.TimeUnit;
 import redis.embedded.RedisShardedCluster;
 import redis.embedded.core.RedisServerBuilder;
 
@@ -89,6 +101,54 @@ final class ClusterServers implements AutoCloseable {
   /** {@code redis://} for one node, for an admin client. */
   String seed() {
     return "redis://127.0.0.1:" + cluster.serverPorts().get(0);
+  }
+
+  /**
+   * Takes a lock under {@code prefix} and checks that the replica of the lock's master holds the
+   * token counter at exactly the token: scripts replicate by their effects, so the clock reading a
+   * script drew from reaches the replica as written, never drawn again there. Replication has no
+   * event to wait on, so this asks the replica every 10 ms, for up to 10 s.
+   */
+  void assertTokenReplicatedAsDrawn(String prefix) throws InterruptedException {
+    String name = "replicated";
+    long token;
+    try (LockClient c = LockClient.builder().url(url("prefix=" + prefix)).build();
+        Lease lease = c.lock(name).acquire()) {
+      token = lease.token();
+    }
+    byte[] key = new Keys(prefix).of(name)[1];
+    RedisClusterClient admin = RedisClusterClient.create(RedisURI.create(seed()));
+    try {
+      Partitions partitions = admin.getPartitions();
+      RedisClusterNode master = partitions.getMasterBySlot(SlotHash.getSlot(key));
+      RedisClusterNode replica = partitions.stream()
+          .filter(n -> master.getNodeId().equals(n.getSlaveOf())).findFirst().orElseThrow();
+      RedisClient node = RedisClient.create(RedisURI.create("127.0.0.1", replica.getUri().getPort()));
+      try (var c = node.connect()) {
+        c.sync().readOnly();
+        String counter = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Long.toString(token).equals(counter) && System.nanoTime() < deadline) {
+          Thread.sleep(10);
+          counter = c.sync().get(new String(key, StandardCharsets.UTF_8));
+        }
+        assertThat(counter).as("the token counter on the replica").isEqualTo(Long.toString(token));
+      } finally {
+        node.shutdown();
+      }
+    } finally {
+      admin.shutdown();
+    }
+  }
+
+  /** Deletes every key of lock {@code name} under {@code prefix} on the master that holds them. */
+  void forget(String prefix, String name) {
+    RedisClusterClient admin = RedisClusterClient.create(RedisURI.create(seed()));
+    try (var c = admin.connect()) {
+      c.sync().del(RedisTestServer.keysOf(prefix, name));
+    } finally {
+      admin.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
   }
 
   @Override

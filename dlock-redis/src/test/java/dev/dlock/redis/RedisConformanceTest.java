@@ -6,12 +6,14 @@ import dev.dlock.testkit.FairLockConformanceSuite;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
+import dev.dlock.testkit.StateLossCases;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every conformance suite on one real redis-server, each client opened by URL with its own
- * connections; each suite under a key prefix of its own.
+ * connections; each suite under a key prefix of its own. The server forgets a lock (for the
+ * state-loss cases) as a restart without persistence would: every key of it is gone.
  */
 class RedisConformanceTest {
   @RegisterExtension
@@ -22,10 +24,15 @@ class RedisConformanceTest {
   }
 
   @Nested
-  class Exclusive extends LockConformanceSuite {
+  class Exclusive extends LockConformanceSuite implements StateLossCases {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return builder("conformance");
+    }
+
+    @Override
+    public void forget(String name) {
+      server.forget("conformance:", name);
     }
   }
 

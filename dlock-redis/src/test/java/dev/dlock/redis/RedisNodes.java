@@ -65,6 +65,10 @@ final class RedisNodes implements BeforeAllCallback, AfterAllCallback {
     return hosts.toString();
   }
 
+  int port(int i) {
+    return ports[i];
+  }
+
   int size() {
     return ports.length;
   }
@@ -117,6 +121,13 @@ final class RedisNodes implements BeforeAllCallback, AfterAllCallback {
       return command.apply(c.sync());
     } finally {
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /** Deletes every key of lock {@code name} under {@code prefix} on every node. */
+  void forget(String prefix, String name) {
+    for (int i = 0; i < ports.length; i++) {
+      on(i, c -> c.del(RedisTestServer.keysOf(prefix, name)));
     }
   }
 

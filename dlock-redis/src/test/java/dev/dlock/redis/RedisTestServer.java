@@ -10,6 +10,7 @@ import io.lettuce.core.protocol.CommandType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -165,6 +166,30 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
     conn.async().dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
             new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(seconds))
         .whenComplete((r, e) -> c.shutdownAsync());
+  }
+
+  /** The fencing-token counter of exclusive lock {@code name} under the default prefix. */
+  long counter(String name) {
+    byte[] key = new Keys(RedisUrl.DEFAULT_PREFIX).of(name)[1];
+    return Long.parseLong(admin().sync().get(new String(key, StandardCharsets.UTF_8)));
+  }
+
+  /** Every key of lock {@code name} under {@code prefix}, of every kind, token counters included. */
+  static String[] keysOf(String prefix, String name) {
+    Keys keys = new Keys(prefix);
+    List<String> all = new ArrayList<>();
+    for (byte[][] kind : List.of(keys.of(name), keys.fair(name), keys.readWrite(name),
+        keys.semaphore(name))) {
+      for (byte[] key : kind) {
+        all.add(new String(key, StandardCharsets.UTF_8));
+      }
+    }
+    return all.toArray(String[]::new);
+  }
+
+  /** Deletes every key of lock {@code name} under {@code prefix}, as a restart without persistence would. */
+  void forget(String prefix, String name) {
+    admin().sync().del(keysOf(prefix, name));
   }
 
   /** Resets INFO commandstats. */

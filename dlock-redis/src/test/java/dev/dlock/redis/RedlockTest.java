@@ -7,12 +7,14 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import io.lettuce.core.SetArgs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -107,20 +109,39 @@ class RedlockTest {
   void tokensIncreaseWhenSuccessiveGrantsUseDifferentMajorities() throws Exception {
     String name = "majorities";
     DistributedLock lock = client("").lock(name);
-    // Node 4's counter is ahead of the others, as after grants it alone saw.
-    nodes.on(4, c -> c.set(key(name, 1), "10"));
+    // Node 4's counter is ahead of the others and of every clock, as after grants it alone saw
+    // from a server whose clock ran ahead: the year 2128 in microseconds.
+    long ahead = 5_000_000_000_000_000L;
+    nodes.on(4, c -> c.set(key(name, 1), Long.toString(ahead)));
     block(name, 0, 1);
     long first = tokenOf(lock); // granted by nodes 2, 3, 4: the highest counter is node 4's
-    assertThat(first).isEqualTo(11);
+    assertThat(first).isEqualTo(ahead + 1);
     // Phase 2 raised the counters of the other granting nodes to the token.
-    assertThat(counter(2, name)).isEqualTo("11");
-    assertThat(counter(3, name)).isEqualTo("11");
+    assertThat(counter(2, name)).isEqualTo(Long.toString(ahead + 1));
+    assertThat(counter(3, name)).isEqualTo(Long.toString(ahead + 1));
     unblock(name, 0, 1);
     block(name, 3, 4);
-    long second = tokenOf(lock); // granted by nodes 0, 1, 2; without phase 2 it would be 2
+    long second = tokenOf(lock); // granted by nodes 0, 1, 2; without phase 2, by their clocks
     assertThat(second).isGreaterThan(first);
     unblock(name, 3, 4);
     assertThat(tokenOf(lock)).isGreaterThan(second);
+  }
+
+  @Test
+  void tokensKeepRisingWhenTheNextMajorityIsNodesThatRestartedEmpty() throws Exception {
+    String name = "amnesia";
+    DistributedLock lock = client("").lock(name);
+    long first = tokenOf(lock);
+    long second = tokenOf(lock);
+    for (int i = 0; i < 3; i++) {
+      nodes.stop(i);
+      nodes.start(i);
+    }
+    block(name, 3, 4); // the nodes that kept their counters refuse: only the empty ones grant
+    long third = tokenOf(lock);
+    assertThat(third).as("the token granted by three nodes that forgot the lock, against %d", second)
+        .isGreaterThan(second).isGreaterThan(first);
+    unblock(name, 3, 4);
   }
 
   @Test
@@ -175,6 +196,25 @@ class RedlockTest {
       assertThat(b.inspectAll()).extracting(LockInfo::name).contains("inspected");
     }
     assertThat(b.inspect("inspected")).isEmpty();
+  }
+
+  @Test
+  void aForeignValueOnOneNodeIsAnErrorNamingTheNodeAndTheKey() throws Exception {
+    String name = "foreign";
+    LockClient a = client("");
+    nodes.on(0, c -> c.set(key(name, 0), "garbage"));
+    ThrowingCallable[] ops = {() -> a.lock(name).tryAcquire(), () -> a.inspect(name)};
+    for (ThrowingCallable op : ops) {
+      assertThatThrownBy(op).isInstanceOf(LockException.class)
+          .isNotInstanceOf(BackendUnavailableException.class)
+          .hasMessageContaining("redlock node 127.0.0.1:" + nodes.port(0))
+          .hasMessageContaining("redis key '" + key(name, 0) + "' holds a string of 7 bytes 'garbage'");
+    }
+    assertThat(nodes.<String>on(0, c -> c.get(key(name, 0)))).isEqualTo("garbage");
+    nodes.on(0, c -> c.del(key(name, 0)));
+    // The refused acquire left no grant on the other nodes: the next one, on the same
+    // connections and so after that clean-up, gets the lock at once.
+    assertThat(a.lock(name).tryAcquire()).hasValueSatisfying(Lease::close);
   }
 
   @Test

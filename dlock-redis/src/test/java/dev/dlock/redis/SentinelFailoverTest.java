@@ -82,6 +82,34 @@ class SentinelFailoverTest {
     }
   }
 
+  @Test
+  void aFailoverThatLostTheLastGrantStillGivesTheNextHolderAHigherToken() throws Exception {
+    try (SentinelServers servers = SentinelServers.start(1)) {
+      try (LockClient a = client(servers, "", new Counter());
+          LockClient b = client(servers, "", new Counter())) {
+        long highest = 0;
+        for (int i = 0; i < 3; i++) {
+          try (Lease earlier = a.lock("job").acquire()) {
+            highest = Math.max(highest, earlier.token());
+          }
+        }
+        // The replica has those grants and their counter; it never hears of the next one.
+        servers.cutOffReplica();
+        Lease held = a.lock("job").acquire();
+        assertThat(held.token()).isGreaterThan(highest);
+        int old = servers.stopMaster();
+        servers.resumeReplica();
+        servers.awaitFailover(old, FAILOVER);
+
+        assertThat(b.inspect("job")).as("the lock on the promoted replica, which lost the grant").isEmpty();
+        try (Lease next = b.lock("job").acquire(LEASE.multipliedBy(2))) {
+          assertThat(next.token()).as("the token granted after the failover, against %d before it",
+              held.token()).isGreaterThan(held.token());
+        }
+      }
+    }
+  }
+
   private static LockClient client(SentinelServers servers, String policy, Counter events) {
     String query = "prefix=failover:" + (policy.isEmpty() ? "" : "&" + policy);
     return LockClient.builder().url(servers.url(query)).leaseTime(LEASE).listener(events).build();

@@ -1,7 +1,9 @@
 package dev.dlock.redis;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,6 +28,7 @@ final class SentinelServers implements AutoCloseable {
   private final RedisCluster cluster;
   private final List<RedisClient> clients = new ArrayList<>();
   private final List<StatefulRedisSentinelConnection<String, String>> sentinels = new ArrayList<>();
+  private long pausedReplica;
 
   private SentinelServers(RedisCluster cluster) {
     this.cluster = cluster;
@@ -34,15 +37,26 @@ final class SentinelServers implements AutoCloseable {
   static SentinelServers start(int replicas) {
     RedisCluster cluster;
     try {
+      // ephemeral() before replicationGroup(): the group takes its ports when it is added, and
+      // would otherwise sit on 6379 and up, where a parallel build's servers may be.
       cluster = RedisCluster.newRedisCluster()
           .withSentinelBuilder(new RedisSentinelBuilder().downAfterMilliseconds(1000).failOverTimeout(3000))
+          .ephemeral()
           .sentinelCount(3)
           .quorumSize(2)
           .replicationGroup(MASTER, replicas)
-          .ephemeral()
           .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException("the Sentinel topology could not be set up", e);
+    }
+    try {
       cluster.start();
     } catch (IOException e) {
+      try {
+        cluster.stop(); // the servers that did start must not outlive the test
+      } catch (IOException | RuntimeException stopFailed) {
+        e.addSuppressed(stopFailed);
+      }
       throw new UncheckedIOException("the Sentinel topology did not start", e);
     }
     SentinelServers s = new SentinelServers(cluster);
@@ -75,12 +89,65 @@ final class SentinelServers implements AutoCloseable {
 
   /** Stops the master's process, and waits until every Sentinel names another master. */
   int killMasterAndAwaitFailover(Duration timeout) throws IOException, InterruptedException {
+    return awaitFailover(stopMaster(), timeout);
+  }
+
+  /** Stops the master's process; returns its port. */
+  int stopMaster() throws IOException {
     int old = masterPort();
     for (Redis server : cluster.servers()) {
       if (server.ports().contains(old)) {
         server.stop();
       }
     }
+    return old;
+  }
+
+  /**
+   * Makes sure the one replica has every write the master took so far, then cuts it off: its
+   * process is paused (SIGSTOP) and the master drops its link, so nothing the master takes from
+   * now on reaches it, and it cannot reconnect while paused. {@link #resumeReplica} lets it go on.
+   */
+  void cutOffReplica() throws IOException, InterruptedException {
+    try (var master = admin(masterPort())) {
+      master.sync().set("dlock-test:replicated", "yes");
+      if (master.sync().waitForReplication(1, 10_000) < 1) {
+        throw new AssertionError("the replica did not catch up within 10 s");
+      }
+      Map<String, String> replica = sentinels.get(0).sync().slaves(MASTER).get(0);
+      long pid;
+      try (var c = admin(Integer.parseInt(replica.get("port")))) {
+        pid = Long.parseLong(c.sync().info("server").replaceAll("(?s).*process_id:(\\d+).*", "$1"));
+      }
+      signal("STOP", pid);
+      pausedReplica = pid;
+      master.sync().clientKill(KillArgs.Builder.typeSlave());
+    }
+  }
+
+  /** Lets the paused replica run again (SIGCONT). */
+  void resumeReplica() throws IOException, InterruptedException {
+    if (pausedReplica != 0) {
+      signal("CONT", pausedReplica);
+      pausedReplica = 0;
+    }
+  }
+
+  private StatefulRedisConnection<String, String> admin(int port) {
+    RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", port));
+    clients.add(c);
+    return c.connect();
+  }
+
+  private static void signal(String signal, long pid) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+    if (kill.waitFor() != 0) {
+      throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+    }
+  }
+
+  /** Waits until every Sentinel names a master other than the one on port {@code old}. */
+  int awaitFailover(int old, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       boolean all = true;
@@ -119,6 +186,11 @@ final class SentinelServers implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      resumeReplica(); // a paused process would not stop
+    } catch (IOException | InterruptedException e) {
+      throw new IllegalStateException("could not resume the paused replica " + pausedReplica, e);
+    }
     sentinels.forEach(StatefulRedisSentinelConnection::close);
     clients.forEach(c -> c.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
     try {

@@ -9,6 +9,7 @@ import dev.dlock.testkit.FairLockConformanceSuite;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
+import dev.dlock.testkit.StateLossCases;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -47,10 +48,15 @@ class ShardedClusterConformanceTest {
   }
 
   @Nested
-  class Exclusive extends LockConformanceSuite {
+  class Exclusive extends LockConformanceSuite implements StateLossCases {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return builder("prefix=sharded:");
+    }
+
+    @Override
+    public void forget(String name) {
+      servers.forget("sharded:", name);
     }
   }
 
@@ -75,6 +81,14 @@ class ShardedClusterConformanceTest {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return builder("prefix=sharded-sem:");
+    }
+  }
+
+  @Nested
+  class Replication {
+    @Test
+    void aTokenReachesTheReplicaAsTheMasterDrewIt() throws Exception {
+      servers.assertTokenReplicatedAsDrawn("sharded-replicated:");
     }
   }
 

@@ -1,0 +1,114 @@
+-- The prelude: Scripts puts this chunk in front of every script of this package before loading
+-- it, so that what the scripts share is written once. It defines locals, and first asks for
+-- replication by effects: the scripts read TIME before they write, which a replica must get as the
+-- values written, never run again by its own clock. Redis 7 always does so; 5 and 6 do by default
+-- (lua-replicate-commands yes), and this call makes it so whatever that setting says.
+redis.replicate_commands()
+
+-- The server's clock in microseconds. Lua numbers are doubles, exact for integers below 2^53,
+-- which in microseconds is the year 2255.
+local function micros()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
+-- A whole number as all its digits: '%.0f' writes them all, where tostring and '..' round to 14.
+local function digits(n)
+  return string.format('%.0f', n)
+end
+
+-- Draws the next fencing token of a lock from its counter, a string key or, with `field`, a field
+-- of a hash: the larger of the counter + 1 and the server's clock in microseconds, and the counter
+-- is set to it. Why the clock: a counter that a restart without persistence lost, or a failover
+-- set back, would start again below tokens already handed out; the clock starts above them, as
+-- long as it does not step back (nor lag the old master's by more than a failover takes) and a
+-- lock is granted at most a million times a second.
+local function drawToken(counter, field)
+  local last
+  if field then
+    last = redis.call('HGET', counter, field)
+  else
+    last = redis.call('GET', counter)
+  end
+  local token = math.max((tonumber(last) or 0) + 1, micros())
+  if field then
+    redis.call('HSET', counter, field, digits(token))
+  else
+    redis.call('SET', counter, digits(token))
+  end
+  return token
+end
+
+-- The shapes of the keys dlock writes. A key that does not exist fits every shape.
+local shapes = {
+  lock = {type = 'string', pattern = '^[-+@]%d+ .'},   -- acquire.lua's '<state><ms> <owner>'
+  owner = {type = 'string', pattern = '.:%d+$'},       -- an owner, '<client id>:<sequence>'
+  counter = {type = 'string', pattern = '^%d+$'},      -- a fencing-token counter
+  zset = {type = 'zset'},
+  meta = {type = 'hash', fields = {permits = true, token = true}}   -- sem-acquire.lua's
+}
+
+local sizes = {hash = {'HLEN', 'field', 'fields'}, list = {'LLEN', 'element', 'elements'},
+  set = {'SCARD', 'member', 'members'}, zset = {'ZCARD', 'member', 'members'},
+  stream = {'XLEN', 'entry', 'entries'}}
+
+-- What a key holds, in words, for an error: its type, and its size or the start of its value.
+local function found(key)
+  local kind = redis.call('TYPE', key)['ok']
+  if kind == 'string' then
+    local length = redis.call('STRLEN', key)
+    local start = string.gsub(redis.call('GETRANGE', key, 0, 23), '[^%w%p ]', '?')
+    return string.format("a string of %d bytes '%s%s'", length, start, length > 24 and '...' or '')
+  end
+  local size = sizes[kind]
+  if size then
+    local n = redis.call(size[1], key)
+    return string.format('a %s of %d %s', kind, n, n == 1 and size[2] or size[3])
+  end
+  return 'a ' .. kind
+end
+
+local function hashFits(key, fields)
+  if redis.call('HLEN', key) > 2 then
+    return false
+  end
+  local all = redis.call('HGETALL', key)
+  for i = 1, #all, 2 do
+    if not fields[all[i]] or not string.find(all[i + 1], '^%d+$') then
+      return false
+    end
+  end
+  return true
+end
+
+-- Nil if `key` is absent or has the named shape; else what it holds, in words.
+local function misfit(key, shape)
+  local want = shapes[shape]
+  if want.type == 'string' then
+    local value = redis.pcall('GET', key)
+    if not value or type(value) == 'string' and string.find(value, want.pattern) then
+      return nil
+    end
+  else
+    local kind = redis.call('TYPE', key)['ok']
+    if kind == 'none' or kind == want.type and (not want.fields or hashFits(key, want.fields)) then
+      return nil
+    end
+  end
+  return found(key)
+end
+
+-- An error reply naming the first of KEYS that holds what dlock did not write there, or nil;
+-- `expected` names the shape of each key, in order. Scripts call it before they write anything,
+-- as a script that fails halfway keeps what it wrote. The Java side (ForeignValue) reads the
+-- reply: 'DLOCKFOREIGN <position in KEYS> <what the key holds>'.
+local function foreign(expected)
+  for i, shape in ipairs(expected) do
+    local what = misfit(KEYS[i], shape)
+    if what then
+      return redis.error_reply('DLOCKFOREIGN ' .. i .. ' ' .. what)
+    end
+  end
+  return nil
+end
+
