@@ -53,7 +53,11 @@ final class ZkServers {
 
   /** The answer of a four-letter command, such as {@code srvr}. */
   static String fourLetters(InstanceSpec spec, String command) throws Exception {
-    try (Socket s = new Socket("127.0.0.1", spec.getPort())) {
+    return fourLetters(spec.getPort(), command);
+  }
+
+  static String fourLetters(int port, String command) throws java.io.IOException {
+    try (Socket s = new Socket("127.0.0.1", port)) {
       OutputStream out = s.getOutputStream();
       out.write(command.getBytes(StandardCharsets.US_ASCII));
       out.flush();
