@@ -9,6 +9,7 @@ import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -208,6 +209,25 @@ class RoundTripTest {
         assertThat(releases).as("round trips of %d %s releases", N, kind.getKey()).isEqualTo(N);
         assertThat(guards.get() - guardsBefore).as("guard watches of %d %s grants", N, kind.getKey()).isEqualTo(N);
       }
+    }
+  }
+
+  @Test
+  void aRenewalOfManyGrantsSendsOneSyncAndOneExistsEachTogether() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    AtomicInteger guards = new AtomicInteger();
+    try (ZooKeeperBackend holder = counting(requests, guards)) {
+      holder.start(new RecordingContext("renewer"));
+      List<Grant> grants = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        Attempt a = holder.tryAcquire("renewed-" + i, "renewer:" + i, Duration.ofSeconds(5), false);
+        grants.add(new Grant("renewed-" + i, "renewer:" + i, a.token()));
+      }
+      int before = requests.get();
+      int guardsBefore = guards.get();
+      assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone").isEmpty();
+      assertThat(requests.get() - before).as("the sync").isEqualTo(1);
+      assertThat(guards.get() - guardsBefore).as("an exists per grant, each setting its watch again").isEqualTo(5);
     }
   }
 
