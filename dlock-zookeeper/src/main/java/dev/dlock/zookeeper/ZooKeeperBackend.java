@@ -37,10 +37,10 @@ import org.apache.zookeeper.data.Stat;
  * {@link SemaphoreQueue}; every kind's nodes are made and deleted by {@link QueueNodes}, and renew
  * and release are shared here. Why the session is the lease ({@link #sessionLease}): the server
  * drops the node when the session ends, a session timeout after the client was last heard from,
- * whatever lease was asked for. So a renewal extends nothing; it proves that each node is still
- * there and the session alive ({@link HeldNodes}), which {@link HeldNodes} also watches for
- * between renewals, and {@link SessionStates} reports grants lost when the session is, or may be,
- * gone. A fixed lease ({@code lock(name, leaseTime)}) ends at its deadline by the engine's
+ * whatever lease was asked for. So a renewal extends nothing: it proves that each node is still
+ * there and its session alive, and between renewals a watch on each held node reports its
+ * deletion ({@link HeldNodes}); {@link SessionStates} reports grants lost when the session is, or
+ * may be, gone. A fixed lease ({@code lock(name, leaseTime)}) ends at its deadline by the engine's
  * release, the only way to end it early at the server; if that release cannot reach the server,
  * the node goes with the session, and the holder has been told before.
  */

@@ -1,5 +1,6 @@
 package dev.dlock.zookeeper;
 
+import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,7 @@ final class ZkServerProcess implements AutoCloseable {
         if (ZkServers.fourLetters(port, "srvr").contains("Mode: standalone")) {
           return server;
         }
-      } catch (java.io.IOException notYet) {
+      } catch (IOException notYet) {
         // not listening yet
       }
       if (System.nanoTime() - deadline > 0 || !jvm.process.isAlive()) {
