@@ -43,6 +43,8 @@ final class Contender {
   volatile boolean headGone;
   volatile boolean granted;
   volatile boolean lost;
+  /** Its own delete is under way: the deletion of its node is no loss. */
+  volatile boolean leaving;
   /** For a downgraded reader, the token of the write grant it sits beside; else 0. */
   volatile long downgradeOf;
 
@@ -72,5 +74,14 @@ final class Contender {
 
   boolean holds(Grant g) {
     return matches(g) && !lost;
+  }
+
+  /** Marks it lost; true the first time, so that each loss is reported once whoever finds it. */
+  synchronized boolean claimLoss() {
+    if (lost) {
+      return false;
+    }
+    lost = true;
+    return true;
   }
 }

@@ -10,7 +10,6 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,14 +60,14 @@ final class QueueNodes {
                 Op.setData(c.dir, c.dirData, -1)));
             Stat dir = ((OpResult.SetDataResult) r.get(1)).getStat();
             c.zxid = dir.getMzxid();
-            c.sessionId = zk.getSessionId();
+            c.sessionId = zk.sessionId();
             c.node = ((OpResult.CreateResult) r.get(0)).getPath();
             alone = dir.getNumChildren() == 1;
           } else {
-            Stat stat = new Stat();
-            c.node = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL, stat);
-            c.zxid = stat.getCzxid();
-            c.sessionId = stat.getEphemeralOwner();
+            Requests.Created node = zk.create(prefix, data, session.acl, CreateMode.EPHEMERAL_SEQUENTIAL);
+            c.node = node.path();
+            c.zxid = node.stat().getCzxid();
+            c.sessionId = node.stat().getEphemeralOwner();
           }
           c.uncertain = false;
           return alone;
@@ -86,23 +85,23 @@ final class QueueNodes {
   }
 
   /** After a create whose answer was lost: finds the owner's node, if it was made. */
-  private boolean adopt(ZooKeeper zk, Contender c) throws KeeperException, InterruptedException {
+  private boolean adopt(Requests zk, Contender c) throws KeeperException {
     String found;
     try {
-      found = Nodes.find(zk.getChildren(c.dir, false), c.prefix);
+      found = Nodes.find(zk.getChildren(c.dir), c.prefix);
     } catch (KeeperException.NoNodeException e) {
       found = null;
     }
-    Stat stat = found == null ? null : zk.exists(c.dir + "/" + found, false);
+    Stat stat = found == null ? null : zk.exists(c.dir + "/" + found, null);
     c.uncertain = false;
     if (stat == null) {
       return false;
     }
     String path = c.dir + "/" + found;
-    if (stat.getEphemeralOwner() != zk.getSessionId()) {
+    if (stat.getEphemeralOwner() != zk.sessionId()) {
       // Made by an earlier session of this client, which is ending: do not wait behind it.
       try {
-        zk.delete(path, -1);
+        zk.delete(path);
       } catch (KeeperException.NoNodeException e) {
         // gone already
       }
@@ -118,7 +117,7 @@ final class QueueNodes {
    * Creates {@code path} with {@code data}, and any missing parents, as container nodes, which
    * vanish when empty.
    */
-  private void makeDirs(ZooKeeper zk, String path, byte[] data) throws KeeperException, InterruptedException {
+  private void makeDirs(Requests zk, String path, byte[] data) throws KeeperException {
     try {
       zk.create(path, data, session.acl, CreateMode.CONTAINER);
     } catch (KeeperException.NodeExistsException e) {
@@ -132,7 +131,7 @@ final class QueueNodes {
   List<String> children(String dir, String what) {
     return session.call(what, zk -> {
       try {
-        return zk.getChildren(dir, false);
+        return zk.getChildren(dir);
       } catch (KeeperException.NoNodeException e) {
         return List.of();
       }
@@ -141,14 +140,15 @@ final class QueueNodes {
 
   /**
    * Takes the contender out of the queue: deletes its node, repeating through connection losses
-   * for up to the connection timeout. True if this call deleted the node; false if there was none
+   * for up to the connect timeout, or the caller's shorter bound. True if this call deleted the node; false if there was none
    * or its session had ended (which deletes the node too). If the server cannot be reached in
    * time, a background thread keeps trying until the delete succeeds or the session is gone, and
    * the caller gets a {@link BackendUnavailableException} at once.
    */
   boolean leave(Contender c) {
+    c.leaving = true;
     try {
-      return delete(c, session.url.connectionTimeout());
+      return delete(c, session.url.connectTimeout());
     } catch (BackendUnavailableException e) {
       leaveLater(c);
       throw e;
@@ -159,13 +159,14 @@ final class QueueNodes {
 
   /** Deletes the contender's node in the background, until done or its session is gone. */
   void leaveLater(Contender c) {
+    c.leaving = true;
     contenders.remove(c.owner, c);
     if (c.node == null && !c.uncertain) {
       return;
     }
     Thread t = new Thread(() -> {
       try {
-        delete(c, session.sessionTimeout().plus(session.url.connectionTimeout()));
+        delete(c, session.sessionTimeout().plus(session.url.connectTimeout()));
       } catch (RuntimeException e) {
         if (!session.isClosed()) {
           log.warn("dlock: could not delete node {} of lock '{}' on {}; it goes when its session ends",
@@ -183,12 +184,12 @@ final class QueueNodes {
       if (c.uncertain && !adopt(zk, c)) {
         return false;
       }
-      if (c.node == null || c.sessionId != zk.getSessionId()) {
+      if (c.node == null || c.sessionId != zk.sessionId()) {
         return false; // never created, or its session ended and took the node
       }
       try {
         tries[0]++;
-        zk.delete(c.node, -1);
+        zk.delete(c.node);
         return true;
       } catch (KeeperException.NoNodeException e) {
         return tries[0] > 1; // an earlier try deleted it, and its answer was lost

@@ -3,9 +3,9 @@ package dev.dlock.zookeeper;
 import dev.dlock.spi.Attempt;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
@@ -108,26 +108,14 @@ final class SemaphoreQueue {
   private boolean watch(Contender c, List<String> children, boolean untouched) {
     return backend.session().call("watch the holders of semaphore '" + c.name + "'", zk -> {
       // Sent together and answered in order: one round trip however many permits.
-      int n = children.size();
-      AtomicReferenceArray<Object> answers = new AtomicReferenceArray<>(n);
-      CountDownLatch answered = new CountDownLatch(n);
-      for (int k = 0; k < n; k++) {
-        int slot = k;
-        zk.exists(c.dir + "/" + children.get(k), c.watcher, (rc, path, ctx, stat) -> {
-          answers.set(slot, rc == KeeperException.Code.OK.intValue() ? stat
-              : KeeperException.create(KeeperException.Code.get(rc), path));
-          answered.countDown();
-        }, null);
+      List<CompletableFuture<Stat>> answers = new ArrayList<>(children.size());
+      for (String child : children) {
+        answers.add(zk.existsLater(c.dir + "/" + child, c.watcher));
       }
-      answered.await();
       boolean all = true;
-      for (int k = 0; k < n; k++) {
-        Object a = answers.get(k);
-        if (a instanceof KeeperException.NoNodeException) {
-          all = false;
-        } else if (a instanceof KeeperException e) {
-          throw e;
-        } else if (untouched && ((Stat) a).getVersion() > 0) {
+      for (CompletableFuture<Stat> answer : answers) {
+        Stat stat = zk.await(answer);
+        if (stat == null || (untouched && stat.getVersion() > 0)) {
           all = false;
         }
       }
@@ -141,7 +129,7 @@ final class SemaphoreQueue {
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
     backend.session().call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
       try {
-        zk.setData(node, data, -1);
+        zk.setData(node, data);
       } catch (KeeperException.NoNodeException e) {
         // Its session ended: the deletion woke the successor instead.
       }

@@ -1,6 +1,7 @@
 package dev.dlock.zookeeper;
 
 import dev.dlock.spi.BackendContext;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -16,7 +17,10 @@ import org.apache.curator.framework.state.ConnectionState;
  * its session whatever the kind; the recipes only track which session made each node. SUSPENDED
  * makes the leases uncertain and starts a timer that reports them lost once the session may have
  * expired; LOST, or a reconnect on a new session, reports them lost at once; waiters are woken to
- * queue again on the new session.
+ * queue again on the new session. Every reconnect is also passed on to the engine, which then
+ * re-checks each hold at once rather than at its next renewal: while the connection was down a
+ * node may have been deleted, and its watch event may never come (a watch set on a server that
+ * died with the event undelivered).
  */
 final class SessionStates {
   private final ZkSession session;
@@ -24,6 +28,9 @@ final class SessionStates {
   /** Bumped on every connection state change, so a pending suspension timer can tell it is stale. */
   private final AtomicLong epoch = new AtomicLong();
   private volatile BackendContext context;
+  /** The session and its timeout as last seen, to tell a reconnect that began a new session or changed the timeout. */
+  private volatile long sessionId;
+  private volatile Duration lease;
 
   SessionStates(ZkSession session, Map<String, Contender> contenders) {
     this.session = session;
@@ -32,13 +39,16 @@ final class SessionStates {
 
   void start(BackendContext context) {
     this.context = context;
+    this.sessionId = session.sessionId();
+    this.lease = session.sessionTimeout();
     session.addListener(this::stateChanged);
   }
 
   private void stateChanged(CuratorFramework client, ConnectionState state) {
     switch (state) {
       case SUSPENDED -> suspended();
-      case CONNECTED, RECONNECTED -> reconnected();
+      case CONNECTED -> reconnected(false);
+      case RECONNECTED -> reconnected(true);
       case LOST -> {
         epoch.incrementAndGet();
         endSession(0, "the ZooKeeper session of " + session.url.redacted() + " expired or was lost");
@@ -56,7 +66,7 @@ final class SessionStates {
    */
   private void suspended() {
     long mine = epoch.incrementAndGet();
-    long now = System.nanoTime();
+    long now = session.now();
     long timeout = session.sessionTimeout().toNanos();
     long lastContact = Math.max(session.lastContact(), now - timeout * 2 / 3);
     long delay = Math.max(0, lastContact + timeout - timeout / 10 - now);
@@ -70,7 +80,7 @@ final class SessionStates {
     });
   }
 
-  private void reconnected() {
+  private void reconnected(boolean again) {
     epoch.incrementAndGet();
     long sid = session.sessionId();
     Set<Long> ended = new HashSet<>();
@@ -81,6 +91,17 @@ final class SessionStates {
     }
     for (long old : ended) {
       endSession(old, "the ZooKeeper session of " + session.url.redacted() + " expired; a new one began");
+    }
+    BackendContext ctx = context;
+    if (again && ctx != null) {
+      Duration timeout = session.sessionTimeout();
+      String change = timeout.equals(lease) ? "" : String.format(
+          "; the session timeout is now %d ms, was %d ms", timeout.toMillis(), lease.toMillis());
+      String fresh = sid == sessionId ? "" : " (a new session)";
+      lease = timeout;
+      sessionId = sid;
+      ctx.reconnected(String.format("reconnected to %s, session 0x%x%s%s", session.url.redacted(), sid,
+          fresh, change));
     }
   }
 
@@ -98,8 +119,7 @@ final class SessionStates {
         continue;
       }
       if (c.granted) {
-        if (!c.lost) {
-          c.lost = true;
+        if (c.claimLoss()) {
           ctx.lost(c.grant(), reason);
         }
       } else {

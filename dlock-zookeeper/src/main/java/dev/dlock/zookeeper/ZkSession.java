@@ -1,9 +1,14 @@
 package dev.dlock.zookeeper;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.Ticker;
+import dev.dlock.spi.CallTimeout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,7 +16,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionStateListener;
-import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
@@ -23,9 +28,12 @@ import org.apache.zookeeper.data.ACL;
  * calls on Curator's handle rather than Curator's builders: Curator repeats a create after a
  * connection loss blindly, which can leak a sequential node; here Curator only keeps the
  * connection (reconnects, new sessions, state events) and every call is an {@link Op} written to
- * be safe to repeat (the create looks for its node before creating again). Calls ignore interrupts
- * while they run (the flag is kept), so a release or cancel on an interrupted thread still happens,
- * and they give up after the connection timeout with a {@link BackendUnavailableException}.
+ * be safe to repeat (the create looks for its node before creating again). Curator's retry policy
+ * therefore never runs, and is set to retry nothing, so that only this class decides how long a
+ * call may take: the connect timeout, shortened to the caller's deadline ({@link CallTimeout}),
+ * for the call and every retry and wait for a connection within it. Calls ignore interrupts while
+ * they run (the flag is kept), so a release or cancel on an interrupted thread still happens, and
+ * past their bound they throw {@link BackendUnavailableException}.
  */
 final class ZkSession implements AutoCloseable {
   private static final AtomicInteger THREADS = new AtomicInteger();
@@ -33,13 +41,15 @@ final class ZkSession implements AutoCloseable {
 
   /** One ZooKeeper call, repeated as a whole after a connection loss. */
   interface Op<T> {
-    T run(ZooKeeper zk) throws KeeperException, InterruptedException;
+    T run(Requests zk) throws KeeperException, InterruptedException;
   }
 
   final ZkUrl url;
   final List<ACL> acl;
   private final CuratorFramework curator;
-  private final AtomicLong lastContact = new AtomicLong(System.nanoTime());
+  private final ExecutorService reports = Executors.newSingleThreadExecutor(r -> daemon(r, "dlock-zookeeper-reports-"));
+  private volatile Ticker ticker = Ticker.system();
+  private final AtomicLong lastContact = new AtomicLong(ticker.read());
   private volatile boolean closed;
 
   private ZkSession(ZkUrl url, CuratorFramework curator) {
@@ -48,19 +58,22 @@ final class ZkSession implements AutoCloseable {
     this.acl = url.hasCredentials() ? ZooDefs.Ids.CREATOR_ALL_ACL : ZooDefs.Ids.OPEN_ACL_UNSAFE;
   }
 
-  /** Connects, or throws {@link BackendUnavailableException} after the connection timeout. */
+  private static Thread daemon(Runnable r, String prefix) {
+    Thread t = new Thread(r, prefix + THREADS.incrementAndGet());
+    t.setDaemon(true);
+    return t;
+  }
+
+  /** Connects, or throws {@link BackendUnavailableException} after the connect timeout. */
   static ZkSession open(ZkUrl url, ZookeeperFactory factory) {
+    long limit = CallTimeout.boundNanos(url.connectTimeout().toNanos());
     CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
         .connectString(url.hosts())
         .sessionTimeoutMs((int) url.sessionTimeout().toMillis())
-        .connectionTimeoutMs((int) url.connectionTimeout().toMillis())
-        .retryPolicy(new ExponentialBackoffRetry(100, 3))
+        .connectionTimeoutMs((int) url.connectTimeout().toMillis())
+        .retryPolicy(new RetryNTimes(0, 0))
         .ensembleTracker(false)
-        .threadFactory(r -> {
-          Thread t = new Thread(r, "dlock-zookeeper-" + THREADS.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        .threadFactory(r -> daemon(r, "dlock-zookeeper-"));
     if (url.hasCredentials()) {
       b.authorization("digest", (url.user() + ":" + url.password()).getBytes(StandardCharsets.UTF_8));
     }
@@ -72,45 +85,69 @@ final class ZkSession implements AutoCloseable {
     boolean connected = false;
     try {
       curator.start();
-      connected = curator.blockUntilConnected((int) url.connectionTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      connected = curator.blockUntilConnected((int) Math.max(1, TimeUnit.NANOSECONDS.toMillis(limit)),
+          TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      curator.close();
+      session.closeLater();
       throw new BackendUnavailableException(String.format(
           "interrupted while connecting to %s", url.redacted()), e);
     } catch (RuntimeException e) {
-      curator.close();
+      session.closeLater();
       throw new BackendUnavailableException(String.format("cannot connect to %s: %s", url.redacted(), e), e);
     }
     if (!connected) {
-      curator.close();
+      session.closeLater();
       throw new BackendUnavailableException(String.format(
-          "cannot connect to %s: no server answered within the connection timeout of %d ms",
-          url.redacted(), url.connectionTimeout().toMillis()));
+          "cannot connect to %s: no server answered within %d ms (connectTimeout)",
+          url.redacted(), TimeUnit.NANOSECONDS.toMillis(limit)));
     }
     return session;
+  }
+
+  /** From now on, times are read from the engine's clock. */
+  void useTicker(Ticker engineTicker) {
+    ticker = engineTicker;
+    lastContact.set(engineTicker.read());
+  }
+
+  long now() {
+    return ticker.read();
+  }
+
+  /** Runs {@code task} on this session's own thread, never on ZooKeeper's event thread. */
+  void report(Runnable task) {
+    try {
+      reports.execute(task);
+    } catch (RejectedExecutionException closing) {
+      // Closed: nobody is left to tell.
+    }
   }
 
   void addListener(ConnectionStateListener listener) {
     curator.getConnectionStateListenable().addListener(listener);
   }
 
-  /** Runs {@code op}, repeating it through connection losses for up to the connection timeout. */
+  /** Runs {@code op}, repeating it through connection losses for up to the connect timeout. */
   <T> T call(String what, Op<T> op) {
-    return call(what, url.connectionTimeout(), op);
+    return call(what, url.connectTimeout(), op);
   }
 
+  /** Runs {@code op}, repeating it through connection losses within {@code patience}, or the caller's shorter bound. */
   <T> T call(String what, Duration patience, Op<T> op) {
-    long deadline = System.nanoTime() + patience.toNanos();
+    long limit = CallTimeout.boundNanos(patience.toNanos());
+    long deadline = now() + limit;
     boolean interrupted = Thread.interrupted();
     Exception last;
     try {
       while (true) {
         checkOpen();
-        long sent = System.nanoTime();
+        long sent = now();
+        Requests requests = null;
         try {
-          T result = op.run(zk());
-          lastContact.accumulateAndGet(sent, Math::max);
+          requests = new Requests(zk(), deadline, ticker);
+          T result = op.run(requests);
+          lastContact.accumulateAndGet(sent, (a, b) -> a - b >= 0 ? a : b);
           return result;
         } catch (KeeperException e) {
           if (!retriable(e)) {
@@ -124,12 +161,15 @@ final class ZkSession implements AutoCloseable {
           throw e;
         } catch (Exception e) { // from Curator's getZooKeeper()
           last = e;
+        } finally {
+          interrupted |= requests != null && requests.interrupted();
         }
-        if (System.nanoTime() - deadline >= 0) {
-          throw failure(what, last);
+        if (now() - deadline >= 0) {
+          throw new BackendUnavailableException(String.format("%s failed to %s within %d ms: %s",
+              url.redacted(), what, TimeUnit.NANOSECONDS.toMillis(limit), last), last);
         }
         // In slices, so that a call whose session ends meanwhile runs again and sees it.
-        interrupted |= awaitConnected(Math.min(deadline, System.nanoTime() + SLICE_NANOS));
+        interrupted |= awaitConnected(Math.min(deadline, now() + SLICE_NANOS));
       }
     } finally {
       if (interrupted) {
@@ -149,7 +189,7 @@ final class ZkSession implements AutoCloseable {
   private boolean awaitConnected(long deadline) {
     boolean interrupted = false;
     while (true) {
-      long left = deadline - System.nanoTime();
+      long left = deadline - now();
       if (left <= 0) {
         return interrupted;
       }
@@ -190,7 +230,7 @@ final class ZkSession implements AutoCloseable {
     return negotiated > 0 ? Duration.ofMillis(negotiated) : url.sessionTimeout();
   }
 
-  /** The latest send time (System.nanoTime) of a call that got its answer. */
+  /** The latest send time (on {@link #now}) of a call that got its answer. */
   long lastContact() {
     return lastContact.get();
   }
@@ -228,12 +268,22 @@ final class ZkSession implements AutoCloseable {
     close();
   }
 
+  /**
+   * Closes on a thread of its own. Why: a ZooKeeper client that is between two connection
+   * attempts notices a close only when it wakes, up to a second later, and a failed open must not
+   * hold its caller past the connect timeout for that.
+   */
+  private void closeLater() {
+    daemon(this::close, "dlock-zookeeper-close-").start();
+  }
+
   @Override
   public void close() {
     if (closed) {
       return;
     }
     closed = true;
+    reports.shutdown();
     curator.close();
   }
 }

@@ -1,6 +1,5 @@
 package dev.dlock.zookeeper;
 
-import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockInfo;
 import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +23,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
-import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -38,10 +35,14 @@ import org.apache.zookeeper.data.Stat;
  * the same recipe in a directory of its own (it is first come, first served already); the
  * read-write lock and the semaphore decide grants and watches in {@link ReadWriteQueue} and
  * {@link SemaphoreQueue}; every kind's nodes are made and deleted by {@link QueueNodes}, and renew
- * and release are shared here. Why the session
- * is the lease: the server drops the node when the session ends, so there is nothing to renew;
- * renew only checks, without I/O, that each grant's session is the live one, and
- * {@link SessionStates} reports grants lost when the session is, or may be, gone.
+ * and release are shared here. Why the session is the lease ({@link #sessionLease}): the server
+ * drops the node when the session ends, a session timeout after the client was last heard from,
+ * whatever lease was asked for. So a renewal extends nothing: it proves that each node is still
+ * there and its session alive, and between renewals a watch on each held node reports its
+ * deletion ({@link HeldNodes}); {@link SessionStates} reports grants lost when the session is, or
+ * may be, gone. A fixed lease ({@code lock(name, leaseTime)}) ends at its deadline by the engine's
+ * release, the only way to end it early at the server; if that release cannot reach the server,
+ * the node goes with the session, and the holder has been told before.
  */
 final class ZooKeeperBackend implements LockBackend, Abandonable {
   private static final int HAND_OFF_BITS = 4;
@@ -53,6 +54,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   private final AtomicInteger wakeUps = new AtomicInteger();
   private final SessionStates states;
   private final QueueNodes queueNodes;
+  private final HeldNodes held;
   private final ReadWriteQueue readWrite = new ReadWriteQueue(this);
   private final SemaphoreQueue semaphore = new SemaphoreQueue(this);
   private volatile BackendContext context;
@@ -62,12 +64,25 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     this.nodes = new Nodes(session.url.chroot());
     this.states = new SessionStates(session, contenders);
     this.queueNodes = new QueueNodes(session, contenders);
+    this.held = new HeldNodes(session, contenders);
   }
 
   @Override
   public void start(BackendContext context) {
     this.context = context;
+    session.useTicker(context.ticker());
+    held.start(context);
     states.start(context);
+  }
+
+  /**
+   * The session timeout the server negotiated: the server deletes a grant's node at the latest
+   * that long after it last heard from this client, whatever lease was asked for. The engine counts
+   * each hold valid for this long from the send time of its last successful {@link #renew}.
+   */
+  @Override
+  public Optional<Duration> sessionLease() {
+    return Optional.of(session.sessionTimeout());
   }
 
   // ---- acquire
@@ -106,7 +121,9 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     boolean answered = false;
     try {
       Attempt a = queue.get();
-      if (!a.isGranted() && !willWait) {
+      if (a.isGranted()) {
+        held.watch(c);
+      } else if (!willWait) {
         queueNodes.leave(c);
       }
       answered = true;
@@ -210,25 +227,21 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
 
   // ---- leases
 
+  /**
+   * One round trip for the whole batch: a sync and an exists of each grant's node, pipelined
+   * ({@link HeldNodes#renew}). {@code leaseTime} is not used: the session is the lease.
+   */
   @Override
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
-    session.checkOpen();
-    if (!session.connected()) {
-      throw new BackendUnavailableException(String.format(
-          "%s: the connection is suspended, so the session may expire; %d lease(s) are uncertain",
-          describe(), grants.size()));
-    }
-    long sid = session.sessionId();
-    Set<Grant> gone = new HashSet<>();
-    for (Grant g : grants) {
-      Contender c = contenders.get(g.owner());
-      if (c == null || !c.holds(g) || c.sessionId != sid) {
-        gone.add(g);
-      }
-    }
-    return gone;
+    return held.renew(grants);
   }
 
+  /**
+   * Deletes the grant's node if it is still this owner's, on this session. It does so even when
+   * the grant was reported lost meanwhile: the engine releases a fixed lease at its deadline and
+   * a lease it has given up on, whose node may still stand (a suspension that the session
+   * outlived), and which nobody else would ever delete while this client lives.
+   */
   @Override
   public boolean release(Grant grant) {
     session.checkOpen();
@@ -276,8 +289,13 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   @Override
   public void cancel(String name, String owner) {
     Contender c = contenders.get(owner);
-    if (c != null && c.name.equals(name) && !session.isClosed()) {
+    if (c == null || !c.name.equals(name) || session.isClosed()) {
+      return;
+    }
+    if (session.connected()) {
       queueNodes.leave(c);
+    } else {
+      queueNodes.leaveLater(c); // nothing to wait for: the node goes later, or with its session
     }
   }
 
@@ -295,7 +313,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     return session.call("list locks", zk -> {
       TreeMap<String, String> dirs = new TreeMap<>();
       try {
-        for (String child : zk.getChildren(nodes.base(), false)) {
+        for (String child : zk.getChildren(nodes.base())) {
           dirs.put(Nodes.nameOf(child), nodes.base() + "/" + child);
         }
       } catch (KeeperException.NoNodeException e) {
@@ -310,21 +328,21 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   }
 
   /** The holder of one lock: the smallest node, its owner from its data, its first token. */
-  private Optional<LockInfo> head(ZooKeeper zk, String name, String dir)
-      throws KeeperException, InterruptedException {
+  private Optional<LockInfo> head(Requests zk, String name, String dir) throws KeeperException {
     while (true) {
       List<String> queue;
       try {
-        queue = Nodes.queue(zk.getChildren(dir, false));
+        queue = Nodes.queue(zk.getChildren(dir));
       } catch (KeeperException.NoNodeException e) {
         return Optional.empty();
       }
       if (queue.isEmpty()) {
         return Optional.empty();
       }
-      Stat stat = new Stat();
       try {
-        byte[] data = zk.getData(dir + "/" + queue.get(0), false, stat);
+        Requests.Data node = zk.getData(dir + "/" + queue.get(0));
+        byte[] data = node.data();
+        Stat stat = node.stat();
         String owner = data != null && data.length > 0
             ? new String(data, StandardCharsets.UTF_8) : Nodes.ownerOf(queue.get(0));
         // The holder keeps the lock while its session lives: at most a session timeout past its

@@ -9,31 +9,31 @@ import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.test.TestingServer;
 import org.apache.curator.utils.ZookeeperFactory;
+import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
-import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
-import org.apache.zookeeper.data.Stat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * What an uncontended acquire and a release cost, counted at the ZooKeeper handle: Curator is
- * given a factory that makes a ZooKeeper subclass counting every synchronous create, getChildren,
- * exists, getData, setData, multi and delete it sends (the backend uses no other call). With the ensemble tracker
- * off, Curator itself sends nothing, and
- * session pings do not go through these methods, so the count is exactly the requests the
+ * given a factory that makes a ZooKeeper subclass counting every request the backend sends (all
+ * asynchronous: create, getChildren, exists, getData, setData, multi, delete and sync; it uses no
+ * other call). The watch each grant sets on its own node is counted apart, as a guard: it is sent
+ * without being waited for. With the ensemble tracker off, Curator itself sends nothing, and
+ * session pings do not go through these methods, so the counts are exactly the requests the
  * backend made. The empty-container reaper is slowed down so that the lock's directory stays
  * between iterations, as it does on a busy lock.
  */
@@ -56,77 +56,75 @@ class RoundTripTest {
     server.close();
   }
 
-  /** A ZooKeeper handle that counts the requests it is asked to send. */
+  /** A ZooKeeper handle that counts the requests it is asked to send, and the guard watches apart. */
   static final class CountingZooKeeper extends ZooKeeper {
     final AtomicInteger requests;
+    final AtomicInteger guards;
 
     CountingZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly, ZKClientConfig config,
-        AtomicInteger requests) throws IOException {
+        AtomicInteger requests, AtomicInteger guards) throws IOException {
       super(connect, timeout, watcher, readOnly, config);
       this.requests = requests;
+      this.guards = guards;
     }
 
     // Only the overloads that send a request themselves; the others delegate to these.
 
     @Override
-    public String create(String path, byte[] data, List<ACL> acl, CreateMode mode)
-        throws KeeperException, InterruptedException {
+    public void create(String path, byte[] data, List<ACL> acl, CreateMode mode, AsyncCallback.Create2Callback cb,
+        Object ctx, long ttl) {
       requests.incrementAndGet();
-      return super.create(path, data, acl, mode);
+      super.create(path, data, acl, mode, cb, ctx, ttl);
     }
 
     @Override
-    public String create(String path, byte[] data, List<ACL> acl, CreateMode mode, Stat stat, long ttl)
-        throws KeeperException, InterruptedException {
+    public void getChildren(String path, Watcher watcher, AsyncCallback.ChildrenCallback cb, Object ctx) {
       requests.incrementAndGet();
-      return super.create(path, data, acl, mode, stat, ttl);
+      super.getChildren(path, watcher, cb, ctx);
     }
 
     @Override
-    public List<String> getChildren(String path, Watcher watcher) throws KeeperException, InterruptedException {
-      requests.incrementAndGet();
-      return super.getChildren(path, watcher);
+    public void exists(String path, Watcher watcher, AsyncCallback.StatCallback cb, Object ctx) {
+      (watcher instanceof HeldNodes ? guards : requests).incrementAndGet();
+      super.exists(path, watcher, cb, ctx);
     }
 
     @Override
-    public List<String> getChildren(String path, Watcher watcher, Stat stat)
-        throws KeeperException, InterruptedException {
+    public void getData(String path, Watcher watcher, AsyncCallback.DataCallback cb, Object ctx) {
       requests.incrementAndGet();
-      return super.getChildren(path, watcher, stat);
+      super.getData(path, watcher, cb, ctx);
     }
 
     @Override
-    public Stat exists(String path, Watcher watcher) throws KeeperException, InterruptedException {
+    public void delete(String path, int version, AsyncCallback.VoidCallback cb, Object ctx) {
       requests.incrementAndGet();
-      return super.exists(path, watcher);
+      super.delete(path, version, cb, ctx);
     }
 
     @Override
-    public byte[] getData(String path, Watcher watcher, Stat stat) throws KeeperException, InterruptedException {
+    public void setData(String path, byte[] data, int version, AsyncCallback.StatCallback cb, Object ctx) {
       requests.incrementAndGet();
-      return super.getData(path, watcher, stat);
+      super.setData(path, data, version, cb, ctx);
     }
 
     @Override
-    public void delete(String path, int version) throws InterruptedException, KeeperException {
+    public void multi(Iterable<Op> ops, AsyncCallback.MultiCallback cb, Object ctx) {
       requests.incrementAndGet();
-      super.delete(path, version);
+      super.multi(ops, cb, ctx);
     }
 
     @Override
-    public Stat setData(String path, byte[] data, int version) throws KeeperException, InterruptedException {
+    public void sync(String path, AsyncCallback.VoidCallback cb, Object ctx) {
       requests.incrementAndGet();
-      return super.setData(path, data, version);
-    }
-
-    @Override
-    public List<OpResult> multi(Iterable<Op> ops) throws InterruptedException, KeeperException {
-      requests.incrementAndGet();
-      return super.multi(ops);
+      super.sync(path, cb, ctx);
     }
   }
 
   private static ZooKeeperBackend counting(AtomicInteger requests) {
+    return counting(requests, new AtomicInteger());
+  }
+
+  private static ZooKeeperBackend counting(AtomicInteger requests, AtomicInteger guards) {
     ZookeeperFactory factory = new ZookeeperFactory() {
       @Override
       public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
@@ -137,7 +135,7 @@ class RoundTripTest {
       @Override
       public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
           ZKClientConfig config) throws Exception {
-        return new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests);
+        return new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards);
       }
     };
     return ZooKeeperBackendProvider.open(ZkServers.url(server.getConnectString(), ""), factory);
@@ -146,11 +144,13 @@ class RoundTripTest {
   @Test
   void uncontendedAcquireAndReleaseCostOneRoundTripEach() throws Exception {
     AtomicInteger requests = new AtomicInteger();
-    try (LockClient client = LockClient.builder().backend(counting(requests)).build()) {
+    AtomicInteger guards = new AtomicInteger();
+    try (LockClient client = LockClient.builder().backend(counting(requests, guards)).build()) {
       String name = "cheap";
       client.lock(name).acquire(Duration.ofSeconds(10)).close(); // creates the directories once
       int acquires = 0;
       int releases = 0;
+      int guardsBefore = guards.get();
       for (int i = 0; i < N; i++) {
         int before = requests.get();
         Lease l = client.lock(name).acquire(Duration.ofSeconds(10));
@@ -165,6 +165,8 @@ class RoundTripTest {
       System.out.printf("round trips: %d acquires took %d, %d releases took %d%n", N, acquires, N, releases);
       assertThat(acquires).as("round trips of %d uncontended acquires", N).isEqualTo(N);
       assertThat(releases).as("round trips of %d releases", N).isEqualTo(N);
+      assertThat(guards.get() - guardsBefore).as("watches on their own node, not waited for, of %d grants", N)
+          .isEqualTo(N);
     }
   }
 
@@ -176,7 +178,8 @@ class RoundTripTest {
   @Test
   void everyOtherKindCostsOneRoundTripPerUncontendedAcquireButThePermitTwo() throws Exception {
     AtomicInteger requests = new AtomicInteger();
-    try (LockClient client = LockClient.builder().backend(counting(requests)).build()) {
+    AtomicInteger guards = new AtomicInteger();
+    try (LockClient client = LockClient.builder().backend(counting(requests, guards)).build()) {
       Map<String, Function<String, Acquirer>> kinds = Map.of(
           "fair", name -> client.fairLock(name)::acquire,
           "read", name -> client.readWriteLock(name).readLock()::acquire,
@@ -187,6 +190,7 @@ class RoundTripTest {
         lock.acquire(Duration.ofSeconds(10)).close(); // creates the directories once
         int acquires = 0;
         int releases = 0;
+        int guardsBefore = guards.get();
         for (int i = 0; i < N; i++) {
           int before = requests.get();
           Lease l = lock.acquire(Duration.ofSeconds(10));
@@ -203,7 +207,27 @@ class RoundTripTest {
         assertThat(acquires).as("round trips of %d uncontended %s acquires", N, kind.getKey())
             .isEqualTo(perAcquire * N);
         assertThat(releases).as("round trips of %d %s releases", N, kind.getKey()).isEqualTo(N);
+        assertThat(guards.get() - guardsBefore).as("guard watches of %d %s grants", N, kind.getKey()).isEqualTo(N);
       }
+    }
+  }
+
+  @Test
+  void aRenewalOfManyGrantsSendsOneSyncAndOneExistsEachTogether() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    AtomicInteger guards = new AtomicInteger();
+    try (ZooKeeperBackend holder = counting(requests, guards)) {
+      holder.start(new RecordingContext("renewer"));
+      List<Grant> grants = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        Attempt a = holder.tryAcquire("renewed-" + i, "renewer:" + i, Duration.ofSeconds(5), false);
+        grants.add(new Grant("renewed-" + i, "renewer:" + i, a.token()));
+      }
+      int before = requests.get();
+      int guardsBefore = guards.get();
+      assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone").isEmpty();
+      assertThat(requests.get() - before).as("the sync").isEqualTo(1);
+      assertThat(guards.get() - guardsBefore).as("an exists per grant, each setting its watch again").isEqualTo(5);
     }
   }
 
@@ -233,8 +257,9 @@ class RoundTripTest {
   @Test
   void aWaiterBehindTheHolderTakesTheLockOnItsWakeUpWithoutAskingTheServer() throws Exception {
     AtomicInteger requests = new AtomicInteger();
+    AtomicInteger guards = new AtomicInteger();
     try (ZooKeeperBackend holder = counting(new AtomicInteger());
-        ZooKeeperBackend waiter = counting(requests)) {
+        ZooKeeperBackend waiter = counting(requests, guards)) {
       RecordingContext waiterContext = new RecordingContext("waiter");
       holder.start(new RecordingContext("holder"));
       waiter.start(waiterContext);
@@ -249,6 +274,7 @@ class RoundTripTest {
       Attempt taken = waiter.tryAcquire("handoff", "waiter:1", Duration.ofSeconds(5), true);
       assertThat(taken.isGranted()).as("granted on the deleted head's wake-up").isTrue();
       assertThat(requests.get() - before).as("requests to take over from the head").isZero();
+      assertThat(guards.get()).as("the watch on its own node, sent without waiting").isEqualTo(1);
       assertThat(taken.token()).isGreaterThan(held.token());
       assertThat(waiter.inspect("handoff").orElseThrow().owner()).isEqualTo("waiter:1");
       assertThat(waiter.release(new Grant("handoff", "waiter:1", taken.token()))).isTrue();
@@ -285,7 +311,8 @@ class RoundTripTest {
   @Test
   void aHandOffWithinTheClientCostsNoRequestAndKeepsTheQueueBehind() throws Exception {
     AtomicInteger requests = new AtomicInteger();
-    try (ZooKeeperBackend holder = counting(requests);
+    AtomicInteger guards = new AtomicInteger();
+    try (ZooKeeperBackend holder = counting(requests, guards);
         ZooKeeperBackend other = counting(new AtomicInteger())) {
       RecordingContext otherContext = new RecordingContext("other");
       holder.start(new RecordingContext("holder"));
@@ -294,8 +321,10 @@ class RoundTripTest {
       assertThat(other.tryAcquire("pass", "other:1", Duration.ofSeconds(5), true).isGranted()).isFalse();
       Grant first = new Grant("pass", "holder:1", held.token());
       int before = requests.get();
+      int guardsBefore = guards.get();
       Attempt passed = holder.handOff(first, "holder:2", Duration.ofSeconds(5));
       assertThat(requests.get() - before).as("requests of a hand-off").isZero();
+      assertThat(guards.get() - guardsBefore).as("the node's watch serves the new owner").isZero();
       assertThat(passed.isGranted()).isTrue();
       assertThat(passed.token()).isEqualTo(held.token() + 1);
       assertThat(holder.inspect("pass").orElseThrow())

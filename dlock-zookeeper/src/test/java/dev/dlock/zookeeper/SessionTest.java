@@ -7,6 +7,9 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockKind;
 import dev.dlock.zookeeper.TestClients.Client;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +26,9 @@ import org.junit.jupiter.api.Test;
  * The session as the lease, on a real server: a holder whose session the server ends loses the
  * lock to a waiter and is told; a waiter whose session ends does not stall the queue behind it; a
  * suspended connection makes the lease uncertain and reports it lost before the server can expire
- * the session; an abandoned (crashed) client keeps its lock until its session times out.
+ * the session; a reconnect is passed on to the engine, which re-checks every hold at once; the
+ * engine's lease is the negotiated session timeout; an abandoned (crashed) client keeps its lock
+ * until its session times out.
  */
 class SessionTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
@@ -129,6 +134,49 @@ class SessionTest {
     assertThatThrownBy(() -> holder.backend().renew(List.of(), Duration.ofSeconds(1)))
         .as("renewal while suspended").isInstanceOf(BackendUnavailableException.class)
         .hasMessageContaining(server.getConnectString());
+  }
+
+  @Test
+  void theSessionLeaseIsTheNegotiatedTimeoutNotTheOneAskedFor() throws Exception {
+    // The test server grants 200 ms to 30 s: a longer request is cut to 30 s.
+    try (SpiClients spi = new SpiClients(url("sessionTimeout=45s"))) {
+      ZooKeeperBackend backend = spi.open("lease").backend();
+      assertThat(backend.sessionLease()).contains(Duration.ofSeconds(30));
+    }
+  }
+
+  @Test
+  void aReconnectIsPassedOnAndTheHoldOnTheSameSessionStillRenews() throws Exception {
+    try (SpiClients spi = new SpiClients(url("sessionTimeout=10s"))) {
+      SpiClients.Spi holder = spi.open("holder");
+      Attempt held = holder.request("reconnect", LockKind.EXCLUSIVE, 1, false, null);
+      Grant grant = new Grant("reconnect", holder.owner(), held.token());
+      long sid = holder.backend().session().sessionId();
+
+      server.restart(); // the server keeps its sessions across a restart
+
+      String why = holder.context().nextReconnect(PATIENCE);
+      assertThat(why).as("the reconnect passed to the engine").isNotNull()
+          .contains("reconnected to " + url("sessionTimeout=10s")).doesNotContain("a new session");
+      assertThat(holder.backend().session().sessionId()).as("the same session").isEqualTo(sid);
+      assertThat(holder.backend().renew(List.of(grant), Duration.ofSeconds(10))).as("grants gone").isEmpty();
+      assertThat(holder.context().nextLoss(Duration.ZERO)).as("losses reported").isNull();
+    }
+  }
+
+  @Test
+  void aReconnectOnANewSessionReportsTheGrantsLostFirst() throws Exception {
+    try (SpiClients spi = new SpiClients(url("sessionTimeout=3s"))) {
+      SpiClients.Spi holder = spi.open("holder");
+      Attempt held = holder.request("expired", LockKind.EXCLUSIVE, 1, false, null);
+      Grant grant = new Grant("expired", holder.owner(), held.token());
+
+      ZkServers.killSession(server.getConnectString(), holder.backend());
+
+      assertThat(holder.context().nextLoss(PATIENCE)).isEqualTo(grant);
+      assertThat(holder.context().nextReconnect(PATIENCE)).contains("a new session");
+      assertThat(holder.backend().renew(List.of(grant), Duration.ofSeconds(3))).containsExactly(grant);
+    }
   }
 
   @Test

@@ -25,6 +25,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The URL and what it sets up on a real server: parsing and its error messages, the chroot,
@@ -81,7 +83,8 @@ class UrlTest {
     assertThat(u.password()).isEqualTo("p@ss:w");
     assertThat(u.chroot()).isEqualTo("/team/locks");
     assertThat(u.sessionTimeout()).isEqualTo(Duration.ofSeconds(4));
-    assertThat(u.connectionTimeout()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(u.connectTimeout()).as("connectionTimeout, the alias of connectTimeout").isEqualTo(Duration.ofMillis(1500));
+    assertThat(ZkUrl.parse("zookeeper://h1?connectTimeout=700ms").connectTimeout()).isEqualTo(Duration.ofMillis(700));
     assertThat(u.toString()).doesNotContain("p%40ss").contains("app:***@");
 
     ZkUrl plain = ZkUrl.parse("ZooKeeper://localhost");
@@ -89,6 +92,7 @@ class UrlTest {
     assertThat(plain.chroot()).isEmpty();
     assertThat(plain.hasCredentials()).isFalse();
     assertThat(plain.sessionTimeout()).isEqualTo(ZkUrl.DEFAULT_SESSION_TIMEOUT);
+    assertThat(plain.connectTimeout()).isEqualTo(ZkUrl.DEFAULT_CONNECT_TIMEOUT).isEqualTo(Duration.ofSeconds(2));
   }
 
   @Test
@@ -101,10 +105,47 @@ class UrlTest {
     assertBad("zookeeper://h1?sessionTimeout=soon", "sessionTimeout must be a duration such as 50ms or 2s: soon");
     assertBad("zookeeper://h1?sessionTimeout=5", "sessionTimeout '5'");
     assertBad("zookeeper://h1?retries=3", "unknown parameter 'retries'");
-    assertBad("zookeeper://user@h1", "credentials");
+    assertThatThrownBy(() -> ZkUrl.parse("zookeeper://s3cret@h1")).as("a bare user info may be a secret")
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'zookeeper://***@h1'")
+        .hasMessageContaining("credentials must be 'user:password@'").hasMessageNotContaining("s3cret");
     assertThatThrownBy(() -> LockClient.builder().url("zookeeper://u:secret@h1:x").build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("zookeeper://u:***@h1:x").hasMessageNotContaining("secret");
+  }
+
+  @ParameterizedTest(name = "{0}={1}")
+  @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+      sessionTimeout    | abc             | sessionTimeout must be a duration such as 50ms or 2s: abc
+      sessionTimeout    | -1              | sessionTimeout must be a duration such as 50ms or 2s: -1
+      sessionTimeout    | ""              | sessionTimeout must be a duration such as 50ms or 2s: ;
+      sessionTimeout    | 0               | sessionTimeout '0' must be between 100ms and 1 hour
+      sessionTimeout    | 2h              | sessionTimeout '2h' must be between 100ms and 1 hour
+      sessionTimeout    | 1.5s            | sessionTimeout must be a duration such as 50ms or 2s: 1.5s
+      connectTimeout    | abc             | connectTimeout must be a duration such as 50ms or 2s: abc
+      connectTimeout    | -1              | connectTimeout must be a duration such as 50ms or 2s: -1
+      connectTimeout    | 50ms            | connectTimeout '50ms' must be between 100ms and 1 hour
+      connectTimeout    | 999999999999s   | connectTimeout '999999999999s' must be between 100ms and 1 hour
+      connectionTimeout | abc             | connectionTimeout must be a duration such as 50ms or 2s: abc
+      connectionTimeout | -1              | connectionTimeout must be a duration such as 50ms or 2s: -1
+      connectionTimeout | 0s              | connectionTimeout '0s' must be between 100ms and 1 hour
+      """)
+  void malformedParameterValuesAreRejectedAtOnceNamingParameterAndValue(String key, String value, String part) {
+    String url = "zookeeper://app:pw-Secret9@127.0.0.1:1/c?" + key + "=" + value;
+    long start = System.nanoTime();
+    assertThatThrownBy(() -> LockClient.builder().url(url).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(part)
+        .hasMessageContaining("zookeeper://app:***@127.0.0.1:1/c?" + key + "=" + value)
+        .hasMessageNotContaining("pw-Secret9");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("rejected before any connection attempt")
+        .isLessThan(Duration.ofMillis(500));
+  }
+
+  @Test
+  void aParameterGivenTwiceOrUnderBothItsNamesIsRejected() {
+    assertBad("zookeeper://h1?sessionTimeout=1s&sessionTimeout=2s", "parameter 'sessionTimeout' is given twice");
+    assertBad("zookeeper://h1?connectTimeout=1s&connectionTimeout=2s",
+        "parameter 'connectionTimeout' is given twice (connectionTimeout is an alias of connectTimeout)");
   }
 
   private static void assertBad(String url, String part) {

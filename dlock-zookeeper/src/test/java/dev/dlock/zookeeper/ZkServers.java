@@ -1,8 +1,10 @@
 package dev.dlock.zookeeper;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -53,7 +55,14 @@ final class ZkServers {
 
   /** The answer of a four-letter command, such as {@code srvr}. */
   static String fourLetters(InstanceSpec spec, String command) throws Exception {
-    try (Socket s = new Socket("127.0.0.1", spec.getPort())) {
+    return fourLetters(spec.getPort(), command);
+  }
+
+  /** The answer of a four-letter command; an IOException if none comes within 2 s (a server still starting may accept and say nothing). */
+  static String fourLetters(int port, String command) throws IOException {
+    try (Socket s = new Socket()) {
+      s.connect(new InetSocketAddress("127.0.0.1", port), 2000);
+      s.setSoTimeout(2000);
       OutputStream out = s.getOutputStream();
       out.write(command.getBytes(StandardCharsets.US_ASCII));
       out.flush();

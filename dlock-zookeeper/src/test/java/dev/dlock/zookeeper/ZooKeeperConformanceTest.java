@@ -6,7 +6,13 @@ import dev.dlock.testkit.FairLockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
 import dev.dlock.testkit.SessionLockConformanceSuite;
+import dev.dlock.testkit.StateLossCases;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
@@ -23,20 +29,35 @@ import org.junit.jupiter.api.Nested;
  * lease ran out (TTL nodes are persistent, and dropping a live holder's node would break the queue),
  * so the four cases that need the server to drop a grant when its lease runs out do not apply: like
  * a PostgreSQL advisory lock, this is a lock bound to a session. The client still reports a fixed
- * lease lost at its deadline (covered by the suite), and a holder whose session expires is tested
- * in {@link SessionTest}. Releases are notified (the predecessor watch), so the wake-up cases run
- * with polling turned off.
+ * lease lost at its deadline (covered by the suite), the engine then releases it (see
+ * {@link FixedLeaseTest}), and a holder whose session expires is tested in {@link SessionTest}.
+ * Releases are notified (the predecessor watch), so the wake-up cases run with polling turned off.
+ *
+ * <p>The only way a ZooKeeper server forgets a lock is that someone deletes its nodes: the exclusive
+ * suite runs {@link StateLossCases} with that. The token cannot go back (it comes from the zxid,
+ * which no delete resets), and the holder is told at once by the watch on its node.
  */
 class ZooKeeperConformanceTest {
   private static TestingServer server;
+  private static ZooKeeper raw;
 
   @BeforeAll
   static void startServer() throws Exception {
     server = ZkServers.server();
+    CountDownLatch connected = new CountDownLatch(1);
+    raw = new ZooKeeper(server.getConnectString(), 10_000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    });
+    if (!connected.await(20, TimeUnit.SECONDS)) {
+      throw new AssertionError("no connection to " + server.getConnectString());
+    }
   }
 
   @AfterAll
   static void stopServer() throws Exception {
+    raw.close();
     server.close();
   }
 
@@ -45,10 +66,24 @@ class ZooKeeperConformanceTest {
   }
 
   @Nested
-  class Exclusive extends SessionLockConformanceSuite {
+  class Exclusive extends SessionLockConformanceSuite implements StateLossCases {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return builder();
+    }
+
+    /** Deletes every node of the lock, its directory included, as an administrator might. */
+    @Override
+    public void forget(String name) throws Exception {
+      String dir = new Nodes("").dir(name);
+      try {
+        for (String child : raw.getChildren(dir, false)) {
+          raw.delete(dir + "/" + child, -1);
+        }
+        raw.delete(dir, -1);
+      } catch (KeeperException.NoNodeException gone) {
+        // the directory, empty, was removed already
+      }
     }
   }
 
