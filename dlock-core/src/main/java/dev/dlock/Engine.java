@@ -556,7 +556,7 @@ final class Engine implements LockClient, Abandonable {
       log.info("dlock: {} on {}; re-checking every lease now", why, backend.describe());
       Renewer r = renewer;
       if (r != null) { // null only while the backend starts, when nothing is held yet
-        r.recheck();
+        r.recheck(backend.sessionLease().orElse(null));
       }
     }
 

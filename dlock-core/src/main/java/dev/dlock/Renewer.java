@@ -39,8 +39,9 @@ final class Renewer {
   private final ScheduledExecutorService timers;
   private final Executor rounds;
   private final Consumer<Hold> abandon;
-  private final Duration serverLease;
-  private final long serverLeaseNanos;
+  // A session's timeout may change when a new session negotiates another; the client lease never does.
+  private volatile Duration serverLease;
+  private volatile long serverLeaseNanos;
   private final boolean sessionBound;
   private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean roundQueued = new AtomicBoolean();
@@ -65,8 +66,19 @@ final class Renewer {
     this.sessionBound = sessionLease != null;
     this.serverLease = sessionBound ? sessionLease : leaseTime;
     this.serverLeaseNanos = serverLease.toNanos();
-    long period = Math.max(1, serverLeaseNanos / 3);
-    timers.scheduleWithFixedDelay(() -> trigger(false), period, period, TimeUnit.NANOSECONDS);
+    tick();
+  }
+
+  /** A round every third of the server's lease, as that lease is now. */
+  private void tick() {
+    try {
+      timers.schedule(() -> {
+        trigger(false);
+        tick();
+      }, Math.max(1, serverLeaseNanos / 3), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closing) {
+      // The client is closing: no more rounds.
+    }
   }
 
   RuntimeException lastFailure() {
@@ -107,8 +119,15 @@ final class Renewer {
     }
   }
 
-  /** A reconnect or failover: the server may have forgotten grants, so re-check every hold now. */
-  void recheck() {
+  /**
+   * A reconnect or failover: the server may have forgotten grants, so re-check every hold now; a
+   * new session may also have negotiated another timeout, which later deadlines count from.
+   */
+  void recheck(Duration sessionLease) {
+    if (sessionBound && sessionLease != null) {
+      serverLease = sessionLease;
+      serverLeaseNanos = sessionLease.toNanos();
+    }
     trigger(true);
   }
 

@@ -14,6 +14,14 @@ class UrlsAndBackendsTest {
     assertThat(Urls.redact("jdbc:postgresql://db/x?user=u&password=p4ss&ssl=true"))
         .isEqualTo("jdbc:postgresql://db/x?user=u&password=***&ssl=true");
     assertThat(Urls.redact("zookeeper://h1:2181,h2:2181/app")).isEqualTo("zookeeper://h1:2181,h2:2181/app");
+    assertThat(Urls.redact("redis://s3cret-Pw@cache:6379")).isEqualTo("redis://***@cache:6379");
+    assertThat(Urls.redact("redis://app:p@ss/w?rd@cache:6379/0?timeout=2s"))
+        .isEqualTo("redis://app:***@cache:6379/0?timeout=2s");
+    assertThat(Urls.redact("redlock://u:pw@h1:1,h2:2,h3:3")).isEqualTo("redlock://u:***@h1:1,h2:2,h3:3");
+    assertThat(Urls.redact("jdbc:mariadb://u:pw@[::1]:3306/db")).isEqualTo("jdbc:mariadb://u:***@[::1]:3306/db");
+    assertThat(Urls.redact("jdbc:h2:mem:x;USER=sa;PASSWORD=pw;MODE=x")).isEqualTo("jdbc:h2:mem:x;USER=sa;PASSWORD=***;MODE=x");
+    assertThatThrownBy(() -> Urls.decode("pa%zzss", "redis://u:***@h"))
+        .hasMessageContaining("redis://u:***@h").hasMessageNotContaining("zz").hasNoCause();
   }
 
   @Test

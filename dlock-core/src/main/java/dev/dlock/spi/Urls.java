@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 
 /** Helpers for backend URLs. */
 public final class Urls {
-  private static final Pattern USER_INFO = Pattern.compile("(//[^/@:]*:)[^/@]*@");
+  // An '@' followed by a host list and then the path, query, parameters or the end.
+  private static final Pattern HOSTS_AFTER_AT = Pattern.compile("@[\\w.\\-:,\\[\\]%]+(?=[/?#;]|$)");
   private static final Pattern PASSWORD_PARAM =
       Pattern.compile("((?i:password|pass|pwd)=)[^&;]*");
   private static final Pattern DURATION = Pattern.compile("(\\d{1,12})(ms|s|m|h)?");
@@ -20,14 +21,32 @@ public final class Urls {
   private Urls() {}
 
   /**
-   * The URL with any password replaced by {@code ***}, in user info ({@code //user:pass@}) or in a
-   * query parameter ({@code password=}), so it can appear in messages and logs.
+   * The URL with any password replaced by {@code ***}, in user info ({@code //user:pass@} keeps the
+   * user; a bare {@code //secret@}, Lettuce's password-only form, is hidden whole) or in a query
+   * parameter ({@code password=}), so it can appear in messages and logs. The user info runs to
+   * the last {@code @} that a host list follows, so a password holding an unescaped {@code @},
+   * {@code /} or {@code ?} is hidden whole too.
    */
   public static String redact(String url) {
     if (url == null) {
       return "null";
     }
-    String s = USER_INFO.matcher(url).replaceAll("$1***@");
+    String s = url;
+    int slashes = s.indexOf("//");
+    if (slashes >= 0) {
+      int from = slashes + 2;
+      Matcher hosts = HOSTS_AFTER_AT.matcher(s);
+      int at = -1;
+      while (hosts.find(at < 0 ? from : at + 1)) {
+        at = hosts.start();
+      }
+      if (at >= 0) {
+        String info = s.substring(from, at);
+        int colon = info.indexOf(':');
+        String kept = colon < 0 ? "***" : info.substring(0, colon) + ":***";
+        s = s.substring(0, from) + kept + s.substring(at);
+      }
+    }
     return PASSWORD_PARAM.matcher(s).replaceAll("$1***");
   }
 
@@ -91,8 +110,10 @@ public final class Urls {
     try {
       return URLDecoder.decode(part.replace("+", "%2B"), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          String.format("bad percent-encoding in %s: %s", url, e.getMessage()), e);
+      // Neither the decoder's message nor the exception itself: both quote the part, which may be
+      // a password.
+      throw new IllegalArgumentException(String.format(
+          "bad percent-encoding in %s: every '%%' must be followed by two hex digits", url));
     }
   }
 

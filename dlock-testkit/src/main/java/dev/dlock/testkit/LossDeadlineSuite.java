@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
+import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import java.io.IOException;
@@ -167,7 +168,10 @@ public abstract class LossDeadlineSuite {
     return rounds;
   }
 
-  /** Waits for the lock; a paused server fails some calls meanwhile, and the contender asks again. */
+  /**
+   * Waits for the lock; a paused server fails some calls meanwhile (or, on resuming, expires the
+   * contender's own session), and the contender asks again until its patience runs out.
+   */
   private static void contend(LockClient contender, String name, Duration patience,
       CompletableFuture<Long> grantedAt, CompletableFuture<Long> tokenAfter) {
     long end = System.nanoTime() + patience.toNanos();
@@ -176,7 +180,7 @@ public abstract class LossDeadlineSuite {
         grantedAt.complete(System.nanoTime());
         tokenAfter.complete(next.token());
         return;
-      } catch (BackendUnavailableException e) {
+      } catch (BackendUnavailableException | LeaseLostException e) {
         if (System.nanoTime() - end > 0) {
           grantedAt.completeExceptionally(e);
           return;

@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -83,8 +82,6 @@ class FixedLeaseTest {
   }
 
   @Test
-  @Disabled("needs the engine to release a fixed lease at its deadline (issue 15, the lead's engine change);"
-      + " enable when it lands")
   void aFixedLeaseThatIsNeverClosedFreesTheLockAtItsDeadline() throws Exception {
     Duration lease = Duration.ofSeconds(1);
     try (LockClient holder = LockClient.builder().url(url()).build();
