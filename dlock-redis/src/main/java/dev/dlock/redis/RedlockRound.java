@@ -1,7 +1,9 @@
 package dev.dlock.redis;
 
+import dev.dlock.spi.CallTimeout;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -52,14 +54,21 @@ final class RedlockRound<T> {
     return r;
   }
 
-  /** Waits until every node answered or {@code timeout} passed, whichever comes first. */
+  /**
+   * Waits until every node answered or {@code timeout} passed, whichever comes first; never past
+   * the caller's deadline ({@link CallTimeout}), so a whole operation of several rounds keeps it.
+   */
   RedlockRound<T> await(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    RedlockNode clockOf = nodes.stream().filter(Objects::nonNull).findFirst().orElse(null);
+    if (clockOf == null) {
+      return this; // nobody was asked
+    }
+    long deadline = clockOf.now() + CallTimeout.boundNanos(timeout.toNanos());
     boolean interrupted = false;
     try {
       for (CompletableFuture<T> f : replies) {
         while (!f.isDone()) {
-          long left = deadline - System.nanoTime();
+          long left = deadline - clockOf.now();
           if (left <= 0) {
             return this;
           }
