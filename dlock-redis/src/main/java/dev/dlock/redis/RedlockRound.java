@@ -4,6 +4,7 @@ import dev.dlock.spi.CallTimeout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,8 @@ final class RedlockRound<T> {
   private final CompletableFuture<T>[] replies;
   private final long[] epochs;
   private final boolean[] voting;
+  /** How long {@link #await} waited and why, for the failure of nodes that did not answer. */
+  private String waited = "no time";
 
   @SuppressWarnings("unchecked")
   private RedlockRound(List<RedlockNode> nodes) {
@@ -63,7 +66,10 @@ final class RedlockRound<T> {
     if (clockOf == null) {
       return this; // nobody was asked
     }
-    long deadline = clockOf.now() + CallTimeout.boundNanos(timeout.toNanos());
+    long bound = CallTimeout.boundNanos(timeout.toNanos());
+    long deadline = clockOf.now() + bound;
+    waited = Duration.ofNanos(bound).toMillis() + " ms"
+        + (bound < timeout.toNanos() ? " (the caller's deadline)" : "");
     boolean interrupted = false;
     try {
       for (CompletableFuture<T> f : replies) {
@@ -121,17 +127,25 @@ final class RedlockRound<T> {
     return replies[i].join();
   }
 
-  /** The first failure of the round, for the cause of an exception; null if none. */
+  /**
+   * The first failure of the round, for the cause of an exception: a node's error, or else the
+   * timeout of the nodes that gave no answer; null if every node answered.
+   */
   Throwable failure() {
-    for (CompletableFuture<T> f : replies) {
+    StringJoiner silent = new StringJoiner(", ");
+    for (int i = 0; i < replies.length; i++) {
+      CompletableFuture<T> f = replies[i];
       if (f.isCompletedExceptionally()) {
         try {
           f.join();
         } catch (RuntimeException e) {
           return e.getCause() != null ? e.getCause() : e;
         }
+      } else if (!f.isDone()) {
+        silent.add(nodes.get(i).address());
       }
     }
-    return null;
+    return silent.length() == 0 ? null
+        : new TimeoutException("no answer from redlock node(s) " + silent + " within " + waited);
   }
 }
