@@ -38,8 +38,9 @@ final class SentinelServers implements AutoCloseable {
           .withSentinelBuilder(new RedisSentinelBuilder().downAfterMilliseconds(1000).failOverTimeout(3000))
           .sentinelCount(3)
           .quorumSize(2)
-          .replicationGroup(MASTER, replicas)
+          // Before the group: a group takes its ports when added, else 6379 and up, which clash.
           .ephemeral()
+          .replicationGroup(MASTER, replicas)
           .build();
       cluster.start();
     } catch (IOException e) {
