@@ -95,6 +95,42 @@ class RedisWaitDeadlineTest {
   }
 
   @Test
+  void aReplicaWaitNeverOutlastsTheCallersDeadline() throws Exception {
+    // No replica will ever acknowledge: the WAIT fails the grant, and may block the connection
+    // at the server no longer than the caller's deadline allows, or the next call would stall.
+    try (RedisTestServer server = RedisTestServer.start()) {
+      String url = server.url() + "?waitReplicas=1&waitTimeout=10s";
+      try (LockClient client = LockClient.connect(url)) {
+        Throwable e = failsWithin(WAIT.plus(SLACK), () -> client.lock("unreplicated").acquire(WAIT));
+        assertThat(e).isInstanceOf(BackendUnavailableException.class).hasMessageContaining("replica");
+        long start = System.nanoTime();
+        assertThat(client.inspect("unreplicated")).as("the grant, released").isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the next call").isLessThan(SLACK);
+      }
+    }
+  }
+
+  @Test
+  void aServerThatIsDownCannotPileCommandsUp() throws Exception {
+    try (RedisTestServer server = RedisTestServer.start()) {
+      Connections connections = Connections.open(RedisUrl.parse(server.url()));
+      try {
+        server.stop();
+        List<io.lettuce.core.RedisFuture<String>> queued = new ArrayList<>();
+        for (int i = 0; i <= Connections.QUEUE_LIMIT; i++) {
+          queued.add(connections.commands().ping());
+        }
+        io.lettuce.core.RedisFuture<String> over = queued.get(Connections.QUEUE_LIMIT);
+        assertThat(over.isDone()).as("the command past the limit, failed at once").isTrue();
+        assertThat(catchThrowable(over::get)).hasMessageContaining("queue");
+        assertThat(queued.get(0).isDone()).as("a command within the limit, still queued").isFalse();
+      } finally {
+        connections.close();
+      }
+    }
+  }
+
+  @Test
   void anAcquireAgainstAPausedSentinelMasterEndsByItsDeadline() throws Exception {
     try (SentinelServers servers = SentinelServers.start(1);
         LockClient client = LockClient.connect(servers.url(""));
