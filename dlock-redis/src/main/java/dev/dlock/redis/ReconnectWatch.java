@@ -49,13 +49,12 @@ final class ReconnectWatch implements RedisConnectionStateListener, AutoCloseabl
   }
 
   /** Watches every connection of {@code client}, and on a cluster its topology. */
-  ReconnectWatch watch(AbstractRedisClient client, ClientResources resources, boolean cluster) {
+  void watch(AbstractRedisClient client, ClientResources resources, boolean cluster) {
     client.addListener(this);
     if (cluster) {
       topology = resources.eventBus().get().filter(ClusterTopologyChangedEvent.class::isInstance)
           .subscribe(e -> tell("the cluster topology changed"));
     }
-    return this;
   }
 
   /**
@@ -63,7 +62,7 @@ final class ReconnectWatch implements RedisConnectionStateListener, AutoCloseabl
    * without waiting: a Sentinel that is down now is left out, as the reconnect to the new master
    * is reported anyway.
    */
-  ReconnectWatch watchSentinels(RedisURI sentinelUri, ClientResources resources, ClientOptions options) {
+  void watchSentinels(RedisURI sentinelUri, ClientResources resources, ClientOptions options) {
     String master = sentinelUri.getSentinelMasterId();
     sentinelClient = RedisClient.create(resources);
     sentinelClient.setOptions(options);
@@ -82,7 +81,6 @@ final class ReconnectWatch implements RedisConnectionStateListener, AutoCloseabl
         }
       });
     }
-    return this;
   }
 
   /** From now on, reports to {@code reconnected}. */

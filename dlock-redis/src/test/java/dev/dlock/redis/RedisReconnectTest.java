@@ -86,15 +86,17 @@ class RedisReconnectTest {
       LockBackend backend = opened(servers.url(""), context);
       try {
         workAndAssertQuiet(backend, context);
-        // A manual failover of the master that serves the lock: the next command to it is MOVED.
+        // The replica of the master that serves the lock takes over (no vote, so no waiting on
+        // the cluster); once the old master knows, the next command sent to it is MOVED.
         int slot = SlotHash.getSlot(new Keys(RedisUrl.DEFAULT_PREFIX).lock("work"));
         String clusterNodes = onNode(servers.ports().get(0), c -> c.clusterNodes());
         Partitions nodes = ClusterPartitionParser.parse(clusterNodes);
         RedisClusterNode master = nodes.getMasterBySlot(slot);
         RedisClusterNode replica = nodes.stream().filter(n -> master.getNodeId().equals(n.getSlaveOf()))
             .findFirst().orElseThrow();
-        onNode(replica.getUri().getPort(), c -> c.clusterFailover(false));
-        awaitMaster(replica.getUri().getPort());
+        onNode(replica.getUri().getPort(), c -> c.clusterFailover(false, true));
+        awaitRole(replica.getUri().getPort(), "role:master");
+        awaitRole(master.getUri().getPort(), "role:slave");
         backend.inspect("work");
         assertThat(reportsUntil(context, r -> !r.isEmpty())).anySatisfy(m -> assertThat(m)
             .contains("the cluster topology changed"));
@@ -165,11 +167,11 @@ class RedisReconnectTest {
     }
   }
 
-  /** Waits until the node on {@code port} calls itself a master; the failover has no event to wait on. */
-  private static void awaitMaster(int port) throws InterruptedException {
+  /** Waits until INFO replication of the node on {@code port} says {@code role}; a failover has no event. */
+  private static void awaitRole(int port, String role) throws InterruptedException {
     long deadline = System.nanoTime() + SOON.toNanos();
-    while (!onNode(port, c -> c.info("replication")).contains("role:master")) {
-      assertThat(System.nanoTime()).as("the manual failover of port %d", port).isLessThan(deadline);
+    while (!onNode(port, c -> c.info("replication")).contains(role)) {
+      assertThat(System.nanoTime()).as("%s on port %d", role, port).isLessThan(deadline);
       Thread.sleep(50);
     }
   }
