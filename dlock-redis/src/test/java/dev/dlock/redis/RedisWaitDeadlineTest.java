@@ -176,9 +176,9 @@ class RedisWaitDeadlineTest {
     try (SilentPort p1 = new SilentPort(); SilentPort p2 = new SilentPort(); SilentPort p3 = new SilentPort()) {
       String one = "127.0.0.1:" + p1.port();
       String three = one + ",127.0.0.1:" + p2.port() + ",127.0.0.1:" + p3.port();
+      assertUnreachableWithin("redis://" + one, RedisUrl.DEFAULT_CONNECT_TIMEOUT);
       for (String url : List.of("redis://" + one, "redis-sentinel://" + one + "/m", "redis-cluster://" + one,
           "redlock://" + three)) {
-        assertUnreachableWithin(url, RedisUrl.DEFAULT_CONNECT_TIMEOUT);
         assertUnreachableWithin(url + "?connectTimeout=500ms", Duration.ofMillis(500));
       }
     }
