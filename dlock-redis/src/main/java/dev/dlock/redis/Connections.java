@@ -3,6 +3,7 @@ package dev.dlock.redis;
 import dev.dlock.BackendUnavailableException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -28,6 +29,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -49,6 +51,8 @@ import reactor.core.Disposable;
  */
 final class Connections implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Connections.class);
+  /** The most commands one connection holds queued or awaiting replies; more fail at once. */
+  static final int QUEUE_LIMIT = 10_000;
 
   private final ClientResources resources;
   private final AbstractRedisClient client;
@@ -59,11 +63,13 @@ final class Connections implements AutoCloseable {
   /** With sharded pub/sub: the slots whose channel this client listens on. */
   private final Set<Integer> listening = ConcurrentHashMap.newKeySet();
   private final Disposable topologyWatch;
+  private final ReconnectWatch watch;
 
   private Connections(ClientResources resources, AbstractRedisClient client,
       StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
-      StatefulRedisPubSubConnection<byte[], byte[]> pubSub, boolean sharded) {
+      StatefulRedisPubSubConnection<byte[], byte[]> pubSub, boolean sharded, ReconnectWatch watch) {
     this.resources = resources;
+    this.watch = watch;
     this.client = client;
     this.connection = connection;
     this.commands = commands;
@@ -77,7 +83,7 @@ final class Connections implements AutoCloseable {
   /** Connects both connections, or throws BackendUnavailableException naming the URL. */
   static Connections open(RedisUrl url) {
     ClientResources resources = resources();
-    SocketOptions socket = SocketOptions.builder().connectTimeout(url.uri().getTimeout()).build();
+    ReconnectWatch watch = new ReconnectWatch(url.description());
     AbstractRedisClient client = null;
     StatefulConnection<byte[], byte[]> connection = null;
     StatefulRedisPubSubConnection<byte[], byte[]> pubSub = null;
@@ -85,32 +91,60 @@ final class Connections implements AutoCloseable {
       if (url.mode() == RedisUrl.Mode.CLUSTER) {
         RedisClusterClient cluster = RedisClusterClient.create(resources, url.uris());
         client = cluster;
-        cluster.setOptions(ClusterClientOptions.builder()
-            .socketOptions(socket)
-            .timeoutOptions(TimeoutOptions.enabled())
+        ClusterClientOptions.Builder options = ClusterClientOptions.builder()
             .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                .enableAllAdaptiveRefreshTriggers().build())
-            .build());
+                .enableAllAdaptiveRefreshTriggers().build());
+        cluster.setOptions(options(options, url.connectTimeout(), DisconnectedBehavior.ACCEPT_COMMANDS).build());
+        watch.watch(cluster, resources, true);
         StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
         connection = c;
         StatefulRedisClusterPubSubConnection<byte[], byte[]> p = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
         p.setNodeMessagePropagation(true);
         pubSub = p;
-        return new Connections(resources, client, c, c.async(), p, majorVersion(c, url) >= 7);
+        return new Connections(resources, client, c, c.async(), p, majorVersion(c, url), watch);
       }
       RedisClient single = RedisClient.create(resources);
       client = single;
-      single.setOptions(ClientOptions.builder().socketOptions(socket)
-          .timeoutOptions(TimeoutOptions.enabled()).build());
+      ClientOptions options = options(ClientOptions.builder(), url.connectTimeout(),
+          DisconnectedBehavior.ACCEPT_COMMANDS).build();
+      single.setOptions(options);
+      watch.watch(single, resources, false);
+      if (url.mode() == RedisUrl.Mode.SENTINEL) {
+        watch.watchSentinels(url.uri(), resources, options);
+      }
       StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE, url.uri());
       connection = c;
       pubSub = single.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
-      return new Connections(resources, client, c, c.async(), pubSub, false);
+      return new Connections(resources, client, c, c.async(), pubSub, false, watch);
     } catch (RuntimeException e) {
-      new Connections(resources, client, connection, null, pubSub, false).close();
+      new Connections(resources, client, connection, null, pubSub, false, watch).close();
       throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
           url.description(), RedisBackend.reason(e)), e);
     }
+  }
+
+  /**
+   * The connect, reconnect and queueing options of every Redis client of dlock. Why: a connection
+   * that drops comes back by itself ({@link #resources()} paces the attempts), and a connect to a
+   * server that does not answer gives up after {@code connectTimeout}. {@code whileDown} says what
+   * a command sent while the connection is down does: the single-server, Sentinel and cluster
+   * backends queue it, so that a reconnect within the caller's deadline (a blip, a failover) still
+   * serves it; the caller's wait gives up by that deadline and cancels the command, and Lettuce
+   * never sends a cancelled one. The queue is bounded all the same, so that an outage cannot pile
+   * commands up: past {@link #QUEUE_LIMIT}, a command fails at once.
+   */
+  static <B extends ClientOptions.Builder> B options(B b, Duration connectTimeout, DisconnectedBehavior whileDown) {
+    b.autoReconnect(true)
+        .disconnectedBehavior(whileDown)
+        .requestQueueSize(QUEUE_LIMIT)
+        .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
+        .timeoutOptions(TimeoutOptions.enabled());
+    return b;
+  }
+
+  /** Reports every reconnect, failover and topology change to {@code reconnected} from now on. */
+  void reportReconnects(Consumer<String> reconnected) {
+    watch.start(reconnected);
   }
 
   /**
@@ -126,14 +160,14 @@ final class Connections implements AutoCloseable {
         .build();
   }
 
-  /** The major version of the node that answers, as INFO server gives it. */
-  private static int majorVersion(StatefulRedisClusterConnection<byte[], byte[]> c, RedisUrl url) {
+  /** True if the node that answers is Redis 7 or later (sharded pub/sub), as INFO server gives it. */
+  private static boolean majorVersion(StatefulRedisClusterConnection<byte[], byte[]> c, RedisUrl url) {
     String info = c.sync().info("server");
     Matcher m = Pattern.compile("redis_version:(\\d+)").matcher(info);
     if (!m.find()) {
       throw new IllegalStateException("redis " + url.description() + " gave no redis_version in INFO server");
     }
-    return Integer.parseInt(m.group(1));
+    return Integer.parseInt(m.group(1)) >= 7;
   }
 
   /** True on a cluster that shards pub/sub (Redis 7 and later). */
@@ -237,6 +271,7 @@ final class Connections implements AutoCloseable {
 
   @Override
   public void close() {
+    watch.close();
     if (topologyWatch != null) {
       topologyWatch.dispose();
     }
@@ -252,7 +287,7 @@ final class Connections implements AutoCloseable {
     shutdown(client, resources);
   }
 
-  /** Shuts down a client (if any) and its threads, waiting at most about two seconds for each. */
+  /** Shuts down a client and its threads (each if any), waiting at most about two seconds for each. */
   static void shutdown(AbstractRedisClient client, ClientResources resources) {
     try {
       if (client != null) {
@@ -261,6 +296,8 @@ final class Connections implements AutoCloseable {
     } catch (RuntimeException e) {
       log.debug("dlock: shutting down the redis client failed", e);
     }
-    resources.shutdown(0, 2, TimeUnit.SECONDS);
+    if (resources != null) {
+      resources.shutdown(0, 2, TimeUnit.SECONDS);
+    }
   }
 }

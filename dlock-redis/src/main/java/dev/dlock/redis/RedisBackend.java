@@ -5,6 +5,7 @@ import static dev.dlock.redis.Keys.utf8;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
+import dev.dlock.Ticker;
 import dev.dlock.redis.Scripts.Script;
 import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
@@ -76,7 +77,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
     this.connections = connections;
-    this.scripts = new Scripts(connections.commands(), url.uri().getTimeout());
+    this.scripts = new Scripts(connections.commands(), url.uri().getTimeout(), this::clock);
     this.replicas = new Replicas(this, url.replication(), connections, scripts);
     this.kindLocks = new KindLocks(this, scripts, keys, waiterTimeout);
   }
@@ -98,6 +99,7 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public void start(BackendContext context) {
     this.context = context;
+    connections.reportReconnects(context::reconnected);
     connections.addListener(new Inbox(context.clientId(), this::pushed,
         (name, owner) -> context.released(name)), keys::lock);
     if (!keys.sharded()) {
@@ -429,6 +431,12 @@ final class RedisBackend implements LockBackend, Abandonable {
       }
     }
     return sb.length() == 0 ? e.getClass().getName() : sb.toString();
+  }
+
+  /** The engine's clock once started; the system's before, while opening. */
+  private long clock() {
+    BackendContext c = context;
+    return c == null ? Ticker.system().read() : c.ticker().read();
   }
 
   private void checkOpen() {

@@ -13,12 +13,17 @@ import java.util.Set;
  *   <li>{@code redis-cluster://[user:password@]host:port,host:port}: a Redis Cluster, from any of
  *       its nodes; every key of a lock carries the lock's hash tag, so a lock lives in one slot.</li>
  * </ul>
- * Lettuce's own URL parameters, such as {@code timeout=10s} or {@code verifyPeer=CA}, pass
- * through. dlock's parameters: {@code prefix} (default {@code dlock:}, no braces) starts every key
- * and channel; {@code waitReplicas=k} (default 0, off) sends {@code WAIT k waitTimeout} after every
- * grant and renewal, and {@code waitTimeout} (default 200ms) bounds it. With it on, a grant that
- * fewer than k replicas acknowledged is released and the acquire fails with a
- * {@link dev.dlock.BackendUnavailableException}, and such a renewal is not counted.
+ * {@code password@} without a user is Lettuce's password-only form. Lettuce's settings keep their
+ * meaning: {@code timeout} (command timeout, default 5s), {@code database} or {@code db},
+ * {@code clientName}, {@code libraryName}, {@code libraryVersion}, {@code verifyPeer}. dlock's:
+ * {@code prefix} (default {@code dlock:}, no braces) starts every key and channel;
+ * {@code connectTimeout} (default 2s) bounds a TCP connect, at open and at every reconnect;
+ * {@code waitReplicas=k} (default 0, off) sends {@code WAIT k waitTimeout} after every grant and
+ * renewal, and {@code waitTimeout} (default 200ms) bounds it. With it on, a grant that fewer than
+ * k replicas acknowledged is released and the acquire fails with a
+ * {@link dev.dlock.BackendUnavailableException}, and such a renewal is not counted. A malformed,
+ * unknown or repeated parameter is refused at once, naming it; no message, toString or log shows
+ * the password.
  *
  * <p>Each lock is a string key holding its owner with a server-side expiry, a fencing-token
  * counter, and a FIFO of waiting owners; a release wakes only the client of the oldest waiter,

@@ -2,31 +2,38 @@ package dev.dlock.redis;
 
 import dev.dlock.spi.Urls;
 import io.lettuce.core.RedisURI;
-import java.net.URI;
-import java.net.URISyntaxException;
+import io.lettuce.core.SslVerifyMode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.StringJoiner;
+import java.util.Set;
 
 /**
  * A parsed {@code redis://}, {@code rediss://}, {@code redis-sentinel://} or {@code redis-cluster://}
- * URL. Why split the query: {@code prefix}, {@code waitReplicas} and {@code waitTimeout} are dlock's
- * own parameters, which Lettuce's {@link RedisURI} would not know; everything else (user, password,
- * database, {@code timeout}, {@code verifyPeer}) is Lettuce's to parse. A Sentinel URL names its
- * master as the path ({@code /mymaster}), which Lettuce wants as the fragment.
+ * URL. Why Lettuce's {@link RedisURI}s are built here from checked parts ({@link UrlParts}) rather
+ * than by Lettuce's own parser: that parser lets malformed values through silently and quotes the
+ * password in its errors. Lettuce's parameters ({@code timeout}, {@code database}, {@code clientName},
+ * {@code verifyPeer} ...) keep their meaning; a Sentinel URL names its master as the path
+ * ({@code /mymaster}), where Lettuce wants the fragment.
  *
- * @param mode        one server, a Sentinel-watched master, or a cluster
- * @param uris        what Lettuce connects to: one URI, or a cluster's seed nodes
- * @param prefix      the first part of every key and channel
- * @param replication the replicas to wait for after a write, if any
- * @param description the URL without its password, for messages
+ * @param mode           one server, a Sentinel-watched master, or a cluster
+ * @param uris           what Lettuce connects to: one URI, or a cluster's seed nodes
+ * @param prefix         the first part of every key and channel
+ * @param replication    the replicas to wait for after a write, if any
+ * @param connectTimeout how long a TCP connect (at open, and at every reconnect) may take
+ * @param description    the URL without its password, for messages
  */
-record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication replication, String description) {
+record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication replication,
+    Duration connectTimeout, String description) {
   static final String DEFAULT_PREFIX = "dlock:";
   static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
   static final Duration DEFAULT_WAIT_TIMEOUT = Duration.ofMillis(200);
+  /** One SYN retransmission (Linux waits 1 s for the first) and slack: a lost SYN alone fails no connect. */
+  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  static final Set<String> PARAMETERS = Set.of("prefix", "waitReplicas", "waitTimeout", "connectTimeout",
+      "timeout", "database", "db", "clientName", "libraryName", "libraryVersion", "verifyPeer");
+  private static final String KIND = "redis url";
 
   enum Mode { STANDALONE, SENTINEL, CLUSTER }
 
@@ -50,124 +57,154 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
   }
 
   static RedisUrl parse(String url) {
-    String description = Urls.redact(url);
-    int colon = url.indexOf(':');
-    String scheme = colon < 0 ? "" : url.substring(0, colon).toLowerCase(Locale.ROOT);
+    UrlParts parts = UrlParts.parse(url, KIND, PARAMETERS);
+    String scheme = parts.scheme();
     Mode mode = switch (scheme) {
       case "redis", "rediss" -> Mode.STANDALONE;
       case "redis-sentinel", "rediss-sentinel" -> Mode.SENTINEL;
       case "redis-cluster", "rediss-cluster" -> Mode.CLUSTER;
       default -> throw new IllegalArgumentException(String.format(
           "redis url must start with redis://, rediss://, redis-sentinel:// or redis-cluster://: %s",
-          description));
+          parts.description()));
     };
+    Options o = new Options(parts, scheme.startsWith("rediss"));
     String prefix = DEFAULT_PREFIX;
     int replicas = 0;
     Duration waitTimeout = DEFAULT_WAIT_TIMEOUT;
-    boolean timeoutGiven = false;
-    int q = url.indexOf('?');
-    String base = q < 0 ? url : url.substring(0, q);
-    StringJoiner rest = new StringJoiner("&");
-    for (Urls.Parameter p : Urls.parameters(q < 0 ? "" : url.substring(q + 1), description)) {
+    Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    for (Urls.Parameter p : parts.parameters()) {
       switch (p.key()) {
-        case "prefix" -> prefix = p.value();
-        case "waitReplicas" -> replicas = replicas(p.value());
-        case "waitTimeout" -> waitTimeout = Urls.positiveDuration("waitTimeout", p.value());
-        default -> {
-          timeoutGiven |= p.key().equals("timeout");
-          rest.add(p.raw());
-        }
+        case "prefix" -> prefix = checkPrefix(p.value());
+        case "waitReplicas" -> replicas = whole(p);
+        case "waitTimeout" -> waitTimeout = UrlParts.duration(p, false);
+        case "connectTimeout" -> connectTimeout = UrlParts.duration(p, false);
+        default -> o.set(p, mode);
       }
     }
-    checkPrefix(prefix);
-    String query = rest.length() == 0 ? "" : "?" + rest;
     List<RedisURI> uris = switch (mode) {
-      case STANDALONE -> List.of(lettuce(base + query, base, description));
-      case SENTINEL -> List.of(sentinel(scheme, base, query, description));
-      case CLUSTER -> cluster(scheme, base, query, description);
+      case STANDALONE -> List.of(standalone(parts, o));
+      case SENTINEL -> List.of(sentinel(parts, o));
+      case CLUSTER -> cluster(parts, o);
     };
-    if (!timeoutGiven) {
-      uris.forEach(u -> u.setTimeout(DEFAULT_TIMEOUT));
-    }
-    return new RedisUrl(mode, uris, prefix, new Replication(replicas, waitTimeout), description);
+    return new RedisUrl(mode, uris, prefix, new Replication(replicas, waitTimeout), connectTimeout,
+        parts.description());
   }
 
-  /** {@code redis-sentinel://[auth@]h:p,h:p/master?q} is Lettuce's {@code redis-sentinel://[auth@]h:p,h:p?q#master}. */
-  private static RedisURI sentinel(String scheme, String base, String query, String description) {
-    int hosts = scheme.length() + 3;
-    int slash = base.indexOf('/', hosts);
-    String master = slash < 0 ? "" : base.substring(slash + 1);
+  private static RedisURI standalone(UrlParts parts, Options o) {
+    if (parts.hosts().size() > 1) {
+      throw new IllegalArgumentException(String.format("a %s:// url names one server; for several, use"
+          + " redis-sentinel:// or redis-cluster://: %s", parts.scheme(), parts.description()));
+    }
+    String db = parts.path().isEmpty() ? "" : parts.path().substring(1);
+    if (!db.isEmpty()) {
+      o.database(new Urls.Parameter("database (the path)", db, db));
+    }
+    UrlParts.Node n = parts.node(parts.hosts().get(0), RedisURI.DEFAULT_REDIS_PORT, KIND);
+    return o.apply(RedisURI.Builder.redis(n.host(), n.port())).build();
+  }
+
+  /** {@code redis-sentinel://[auth@]h:p,h:p/master}: the credentials are the master's, as Lettuce has it. */
+  private static RedisURI sentinel(UrlParts parts, Options o) {
+    String master = parts.path().isEmpty() ? "" : Urls.decode(parts.path().substring(1), parts.description());
     if (master.isEmpty() || master.contains("/")) {
       throw new IllegalArgumentException(String.format(
           "redis sentinel url must name its master as the path, as in redis-sentinel://h1:26379,h2:26379/mymaster: %s",
-          description));
+          parts.description()));
     }
-    String nodes = base.substring(0, slash);
-    for (String node : nodeList(nodes, hosts)) {
-      checkAuthority("redis://" + node, description);
+    RedisURI.Builder b = null;
+    for (String entry : parts.hosts()) {
+      UrlParts.Node n = parts.node(entry, RedisURI.DEFAULT_SENTINEL_PORT, KIND);
+      b = b == null ? RedisURI.Builder.sentinel(n.host(), n.port(), master) : b.withSentinel(n.host(), n.port());
     }
-    return lettuce(nodes + query + "#" + master, base, description);
+    return o.apply(b).build();
   }
 
-  /** Each seed node of {@code redis-cluster://[auth@]h:p,h:p?q} as {@code redis://[auth@]h:p?q}. */
-  private static List<RedisURI> cluster(String scheme, String base, String query, String description) {
-    int hosts = scheme.length() + 3;
-    if (base.indexOf('/', hosts) >= 0) {
+  /** Every seed node of {@code redis-cluster://[auth@]h:p,h:p} with the same credentials and options. */
+  private static List<RedisURI> cluster(UrlParts parts, Options o) {
+    if (!parts.path().isEmpty() && !parts.path().equals("/")) {
       throw new IllegalArgumentException(String.format(
-          "redis cluster url takes no path (a cluster has one database): %s", description));
+          "redis cluster url takes no path (a cluster has one database): %s", parts.description()));
     }
-    int at = base.lastIndexOf('@');
-    String auth = at < hosts ? "" : base.substring(hosts, at + 1);
-    String single = scheme.startsWith("rediss") ? "rediss://" : "redis://";
     List<RedisURI> uris = new ArrayList<>();
-    for (String node : nodeList(base, hosts)) {
-      String one = single + auth + node;
-      uris.add(lettuce(one + query, one, description));
+    for (String entry : parts.hosts()) {
+      UrlParts.Node n = parts.node(entry, RedisURI.DEFAULT_REDIS_PORT, KIND);
+      uris.add(o.apply(RedisURI.Builder.redis(n.host(), n.port())).build());
     }
     return List.copyOf(uris);
   }
 
-  private static List<String> nodeList(String base, int hosts) {
-    int at = base.lastIndexOf('@');
-    return List.of(base.substring(Math.max(hosts, at + 1)).split(",", -1));
+  /** Lettuce's settings of a URL, each checked as it is read. */
+  private static final class Options {
+    private final UrlParts parts;
+    private final boolean tls;
+    private Duration timeout = DEFAULT_TIMEOUT;
+    private Integer database;
+    private String clientName;
+    private String libraryName;
+    private String libraryVersion;
+    private SslVerifyMode verifyPeer = SslVerifyMode.FULL;
+
+    Options(UrlParts parts, boolean tls) {
+      this.parts = parts;
+      this.tls = tls;
+    }
+
+    void set(Urls.Parameter p, Mode mode) {
+      switch (p.key()) {
+        case "timeout" -> timeout = UrlParts.duration(p, false);
+        case "database", "db" -> {
+          if (mode == Mode.CLUSTER) {
+            throw new IllegalArgumentException(String.format(
+                "redis cluster url takes no %s (a cluster has one database): %s", p.key(), parts.description()));
+          }
+          database(p);
+        }
+        case "clientName" -> clientName = name(p);
+        case "libraryName" -> libraryName = name(p);
+        case "libraryVersion" -> libraryVersion = name(p);
+        case "verifyPeer" -> verifyPeer = verifyMode(p);
+        default -> throw new IllegalStateException("parameter " + p.key() + " is not Lettuce's");
+      }
+    }
+
+    void database(Urls.Parameter p) {
+      if (database != null) {
+        throw new IllegalArgumentException(String.format(
+            "redis url gives its database twice (path and parameter): %s", parts.description()));
+      }
+      database = whole(p);
+    }
+
+    RedisURI.Builder apply(RedisURI.Builder b) {
+      b.withSsl(tls).withVerifyPeer(verifyPeer).withTimeout(timeout);
+      if (database != null) {
+        b.withDatabase(database);
+      }
+      if (clientName != null) {
+        b.withClientName(clientName);
+      }
+      if (libraryName != null) {
+        b.withLibraryName(libraryName);
+      }
+      if (libraryVersion != null) {
+        b.withLibraryVersion(libraryVersion);
+      }
+      // An empty password sends no AUTH, as Lettuce's own parser has it.
+      if (parts.password() != null && !parts.password().isEmpty()) {
+        if (parts.user() == null) {
+          b.withPassword(parts.password().toCharArray());
+        } else {
+          b.withAuthentication(parts.user(), parts.password().toCharArray());
+        }
+      }
+      return b;
+    }
   }
 
-  private static RedisURI lettuce(String lettuceUrl, String checked, String description) {
-    if (!checked.startsWith("redis-sentinel") && !checked.startsWith("rediss-sentinel")) {
-      checkAuthority(checked, description);
-    }
-    RedisURI uri;
+  /** A whole number, 0 or more. */
+  private static int whole(Urls.Parameter p) {
     try {
-      uri = RedisURI.create(lettuceUrl);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(String.format("malformed redis url %s: %s", description,
-          Urls.redact(String.valueOf(e.getMessage()))));
-    }
-    boolean hasHost = uri.getHost() != null && !uri.getHost().isEmpty() || !uri.getSentinels().isEmpty();
-    if (!hasHost) {
-      throw new IllegalArgumentException(String.format("redis url has no host: %s", description));
-    }
-    return uri;
-  }
-
-  /** Lettuce reads {@code host:notaport} as a host name; java.net.URI does not. */
-  private static void checkAuthority(String base, String description) {
-    URI parsed;
-    try {
-      parsed = new URI(base);
-    } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(String.format("malformed redis url %s: %s", description,
-          Urls.redact(e.getMessage())));
-    }
-    if (parsed.getHost() == null) {
-      throw new IllegalArgumentException(String.format(
-          "redis url must name a host and an optional numeric port: %s", description));
-    }
-  }
-
-  private static int replicas(String value) {
-    try {
-      int n = Integer.parseInt(value);
+      int n = Integer.parseInt(p.value());
       if (n >= 0) {
         return n;
       }
@@ -175,12 +212,32 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
       // reported below
     }
     throw new IllegalArgumentException(String.format(
-        "waitReplicas must be a whole number of replicas, 0 or more: '%s'", value));
+        "%s must be a whole number, 0 or more: '%s'", p.key(), p.value()));
   }
 
-  static void checkPrefix(String prefix) {
+  /** A client or library name, as Redis takes it: printable ASCII without spaces. */
+  private static String name(Urls.Parameter p) {
+    String v = p.value();
+    if (v.isEmpty() || !v.chars().allMatch(c -> c > ' ' && c < 127)) {
+      throw new IllegalArgumentException(String.format(
+          "%s must be printable ASCII without spaces: '%s'", p.key(), v));
+    }
+    return v;
+  }
+
+  private static SslVerifyMode verifyMode(Urls.Parameter p) {
+    try {
+      return SslVerifyMode.valueOf(p.value().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(String.format(
+          "verifyPeer must be FULL, CA or NONE: '%s'", p.value()), e);
+    }
+  }
+
+  static String checkPrefix(String prefix) {
     if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
       throw new IllegalArgumentException(String.format("prefix must not contain braces: '%s'", prefix));
     }
+    return prefix;
   }
 }

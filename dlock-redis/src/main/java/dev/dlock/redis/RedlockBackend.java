@@ -68,7 +68,7 @@ final class RedlockBackend implements LockBackend {
     this.url = url;
     this.keys = new Keys(url.prefix());
     this.majority = url.majority();
-    this.connections = RedlockConnections.open(url, this::clock);
+    this.connections = RedlockConnections.open(url, this::clock, this::reconnected);
     this.nodes = connections.nodes();
   }
 
@@ -296,6 +296,14 @@ final class RedlockBackend implements LockBackend {
 
   Duration nodeTimeout() {
     return url.nodeTimeout();
+  }
+
+  /** A node came back after it dropped: the engine re-checks every lease at once. */
+  private void reconnected(String why) {
+    BackendContext c = context;
+    if (c != null) {
+      c.reconnected(why);
+    }
   }
 
   long clock() {

@@ -10,9 +10,10 @@ import java.util.Set;
  * masters sharing the credentials, of which a majority (N/2+1) must grant a lock. Parameters:
  * {@code prefix} (default {@code dlock:}, no braces), {@code nodeTimeout} (how long a round waits
  * for a node, default {@code 50ms}), {@code drift} (clock drift factor, default {@code 0.01}),
- * {@code restartDelay} (a node that started less than this long ago does not vote; default off)
- * and {@code timeout} (connect and command timeout, default {@code 2s}). Durations are written
- * {@code 50ms}, {@code 2s}, {@code 1m}.
+ * {@code restartDelay} (a node that started less than this long ago does not vote; default off),
+ * {@code timeout} (command timeout, default {@code 2s}) and {@code connectTimeout} (TCP connect,
+ * at open and at every reconnect, default {@code 2s}). Durations are written {@code 50ms},
+ * {@code 2s}, {@code 1m}. {@code password@} without a user is the password-only form.
  *
  * <p>Exclusive locks only; waiters poll with a random pause, as Redis gives Redlock no release
  * notification across nodes. Tokens increase while no node loses its data; a restart without

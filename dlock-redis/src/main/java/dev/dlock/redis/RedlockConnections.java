@@ -3,12 +3,11 @@ package dev.dlock.redis;
 import dev.dlock.BackendUnavailableException;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -16,32 +15,33 @@ import java.util.function.LongSupplier;
  * and one set of threads. Why these options: a node that goes down must fail a round at once
  * (rejected commands, not queued ones, which would only pile up behind the node timeout), and must
  * come back by itself within a second of its server (auto-reconnect with a short back-off; the
- * default backs off up to 30 s). Opening needs a majority reachable, not every node.
+ * default backs off up to 30 s; see {@link Connections#options}). Opening needs a majority
+ * reachable, not every node.
  */
 final class RedlockConnections {
   private final ClientResources resources;
   private final RedisClient client;
   private final List<RedlockNode> nodes = new ArrayList<>();
 
-  private RedlockConnections(RedlockUrl url, LongSupplier clock) {
+  private RedlockConnections(RedlockUrl url, LongSupplier clock, Consumer<String> reconnected) {
     resources = Connections.resources();
     client = RedisClient.create(resources);
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .socketOptions(SocketOptions.builder().connectTimeout(timeout(url)).build())
-        .timeoutOptions(TimeoutOptions.enabled())
-        .build());
+    client.setOptions(Connections.options(ClientOptions.builder(), url.connectTimeout(),
+        ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
     for (int i = 0; i < url.nodes().size(); i++) {
-      nodes.add(new RedlockNode(i, url.nodes().get(i), client, clock, url.restartDelay()));
+      nodes.add(new RedlockNode(i, url.nodes().get(i), client, clock, url.restartDelay(),
+          reconnected, url.description()));
     }
   }
 
-  /** Connects to every node at once; throws BackendUnavailableException if under a majority can. */
-  static RedlockConnections open(RedlockUrl url, LongSupplier clock) {
-    RedlockConnections c = new RedlockConnections(url, clock);
+  /**
+   * Connects to every node at once; throws BackendUnavailableException if under a majority can.
+   * {@code reconnected} hears of every node that comes back after it dropped.
+   */
+  static RedlockConnections open(RedlockUrl url, LongSupplier clock, Consumer<String> reconnected) {
+    RedlockConnections c = new RedlockConnections(url, clock, reconnected);
     RedlockRound<Void> opened = RedlockRound.send(c.nodes, clock.getAsLong(), RedlockNode::connect)
-        .await(timeout(url).plusMillis(500));
+        .await(url.connectTimeout().plusMillis(500));
     int reachable = 0;
     for (RedlockNode n : c.nodes) {
       reachable += n.connected() ? 1 : 0;

@@ -4,6 +4,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.redis.Scripts.Script;
+import dev.dlock.spi.CallTimeout;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,8 +96,9 @@ final class RedlockInspector {
 
   private <T> T await(CompletableFuture<T> f) {
     try {
-      // join() ignores interrupts; the timeout bounds it.
-      return f.orTimeout(backend.nodeTimeout().plusSeconds(1).toMillis(), TimeUnit.MILLISECONDS).join();
+      // join() ignores interrupts; the timeout, never past the caller's deadline, bounds it.
+      long bound = CallTimeout.boundNanos(backend.nodeTimeout().plusSeconds(1).toNanos());
+      return f.orTimeout(bound, TimeUnit.NANOSECONDS).join();
     } catch (CompletionException e) {
       throw new BackendUnavailableException(String.format("redlock: a node failed to SCAN: %s",
           RedisBackend.reason(e.getCause() == null ? e : e.getCause())), e.getCause());

@@ -13,6 +13,7 @@ import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -40,6 +41,8 @@ final class RedlockNode {
   private final RedisClient client;
   private final LongSupplier clock;
   private final long restartDelayNanos;
+  private final Consumer<String> reconnected;
+  private final String server;
   private volatile StatefulRedisConnection<byte[], byte[]> connection;
   private volatile Scripts scripts;
   private volatile long epoch;
@@ -52,12 +55,24 @@ final class RedlockNode {
   private String runId;
   private volatile boolean closed;
 
-  RedlockNode(int index, RedisURI uri, RedisClient client, LongSupplier clock, Duration restartDelay) {
+  /**
+   * @param reconnected told when this node's connection comes back after it dropped
+   * @param server      the backend's description, for that message
+   */
+  RedlockNode(int index, RedisURI uri, RedisClient client, LongSupplier clock, Duration restartDelay,
+      Consumer<String> reconnected, String server) {
     this.index = index;
     this.uri = uri;
     this.client = client;
     this.clock = clock;
     this.restartDelayNanos = restartDelay.toNanos();
+    this.reconnected = reconnected;
+    this.server = server;
+  }
+
+  /** The clock the node's times are on, in nanoseconds. */
+  long now() {
+    return clock.getAsLong();
   }
 
   String address() {
@@ -87,7 +102,7 @@ final class RedlockNode {
           return CompletableFuture.<Void>failedFuture(new RedisConnectionException("closed"));
         }
         c.addListener(new Watcher());
-        scripts = new Scripts(c.async(), uri.getTimeout());
+        scripts = new Scripts(c.async(), uri.getTimeout(), clock);
         connection = c;
         epoch++;
       }
@@ -228,22 +243,34 @@ final class RedlockNode {
     }
   }
 
-  /** Bumps the epoch on every disconnect and reconnect, and re-reads the start after one. */
+  /**
+   * Bumps the epoch on every disconnect and reconnect, re-reads the start after a reconnect, and
+   * reports it: the node may have restarted and forgotten the leases it held.
+   */
   private final class Watcher implements RedisConnectionStateListener {
+    private boolean dropped;
+
     @Override
     public void onRedisDisconnected(RedisChannelHandler<?, ?> handler) {
       synchronized (RedlockNode.this) {
         epoch++;
+        dropped = true;
       }
     }
 
     @Override
     public void onRedisConnected(RedisChannelHandler<?, ?> handler, SocketAddress address) {
+      boolean back;
       synchronized (RedlockNode.this) {
         epoch++;
+        back = dropped;
+        dropped = false;
       }
       if (restartDelayNanos > 0) {
         CompletableFuture.runAsync(RedlockNode.this::verify);
+      }
+      if (back) {
+        reconnected.accept("redlock " + server + ": node " + address() + " reconnected");
       }
     }
   }

@@ -1,7 +1,10 @@
 package dev.dlock.redis;
 
+import dev.dlock.spi.CallTimeout;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +25,8 @@ final class RedlockRound<T> {
   private final CompletableFuture<T>[] replies;
   private final long[] epochs;
   private final boolean[] voting;
+  /** How long {@link #await} waited and why, for the failure of nodes that did not answer. */
+  private String waited = "no time";
 
   @SuppressWarnings("unchecked")
   private RedlockRound(List<RedlockNode> nodes) {
@@ -52,14 +57,24 @@ final class RedlockRound<T> {
     return r;
   }
 
-  /** Waits until every node answered or {@code timeout} passed, whichever comes first. */
+  /**
+   * Waits until every node answered or {@code timeout} passed, whichever comes first; never past
+   * the caller's deadline ({@link CallTimeout}), so a whole operation of several rounds keeps it.
+   */
   RedlockRound<T> await(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    RedlockNode clockOf = nodes.stream().filter(Objects::nonNull).findFirst().orElse(null);
+    if (clockOf == null) {
+      return this; // nobody was asked
+    }
+    long bound = CallTimeout.boundNanos(timeout.toNanos());
+    long deadline = clockOf.now() + bound;
+    waited = Duration.ofNanos(bound).toMillis() + " ms"
+        + (bound < timeout.toNanos() ? " (the caller's deadline)" : "");
     boolean interrupted = false;
     try {
       for (CompletableFuture<T> f : replies) {
         while (!f.isDone()) {
-          long left = deadline - System.nanoTime();
+          long left = deadline - clockOf.now();
           if (left <= 0) {
             return this;
           }
@@ -112,15 +127,22 @@ final class RedlockRound<T> {
     return replies[i].join();
   }
 
-  /** The first failure of the round, for the cause of an exception; null if none. */
+  /**
+   * The first failure of the round, for the cause of an exception: a node's error, or else the
+   * timeout of the nodes that gave no answer; null if every node answered.
+   */
   Throwable failure() {
+    StringJoiner silent = new StringJoiner(", ");
     for (int i = 0; i < replies.length; i++) {
       Throwable e = failure(i);
       if (e != null) {
         return e;
+      } else if (!replies[i].isDone()) {
+        silent.add(nodes.get(i).address());
       }
     }
-    return null;
+    return silent.length() == 0 ? null
+        : new TimeoutException("no answer from redlock node(s) " + silent + " within " + waited);
   }
 
   /** How node {@code i}'s command failed; null if it replied or is still out. */

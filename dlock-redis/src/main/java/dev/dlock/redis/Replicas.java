@@ -1,6 +1,8 @@
 package dev.dlock.redis;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.spi.CallTimeout;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,10 +52,14 @@ final class Replicas {
   /**
    * Waits for the replicas to acknowledge the writes so far of the connection that wrote
    * {@code key}, which include a grant or renewal and its token. False if too few did in time.
+   * WAIT blocks that connection at the server, so it may not outlast the caller's deadline
+   * either: it gets at most half the time left, the other half being for the round trip.
    */
   boolean acknowledged(byte[] key) {
+    Duration left = CallTimeout.bound(policy.timeout().plus(scripts.timeout()));
+    Duration wait = left.dividedBy(2).compareTo(policy.timeout()) < 0 ? left.dividedBy(2) : policy.timeout();
     long acked = backend.call("wait for " + policy.replicas() + " replica(s)", () -> scripts.call(
-        () -> connections.waitForReplicas(key, policy.replicas(), policy.timeout())));
+        () -> connections.waitForReplicas(key, policy.replicas(), wait)));
     return acked >= policy.replicas();
   }
 

@@ -1,5 +1,6 @@
 package dev.dlock.redis;
 
+import dev.dlock.spi.CallTimeout;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
@@ -20,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -27,8 +29,11 @@ import java.util.function.Supplier;
  * NOSCRIPT: a restarted (or failed-over) Redis has an empty script cache, so a script that is
  * missing is loaded again and run once more. Why wait on futures here: Lettuce's blocking API
  * gives up when the calling thread is interrupted, but {@code Lock.lock()} must ignore interrupts
- * and an unlock must not fail because the flag is set; the wait here is bounded by the command
- * timeout and keeps the flag.
+ * and an unlock must not fail because the flag is set; the wait here keeps the flag. It is bounded
+ * by the caller's deadline ({@link CallTimeout}), or else by the command timeout and a second more
+ * (so that Lettuce's own timeout fires first); one deadline covers a whole call, reload and retry
+ * included. A reply not in by then is cancelled, so a command still queued for a connection that
+ * is down is never sent.
  */
 final class Scripts {
   enum Script {
@@ -55,13 +60,19 @@ final class Scripts {
   }
 
   private final RedisClusterAsyncCommands<byte[], byte[]> commands;
-  private final long timeoutNanos;
+  private final Duration timeout;
+  private final LongSupplier clock;
   private final EnumMap<Script, byte[]> sources = new EnumMap<>(Script.class);
   private final EnumMap<Script, String> shas = new EnumMap<>(Script.class);
 
-  Scripts(RedisClusterAsyncCommands<byte[], byte[]> commands, Duration timeout) {
+  /**
+   * @param timeout the command timeout
+   * @param clock   the monotonic clock of the waits, in nanoseconds
+   */
+  Scripts(RedisClusterAsyncCommands<byte[], byte[]> commands, Duration timeout, LongSupplier clock) {
     this.commands = commands;
-    this.timeoutNanos = timeout.plusSeconds(1).toNanos();
+    this.timeout = timeout;
+    this.clock = clock;
     for (Script s : Script.values()) {
       sources.put(s, source(s.file));
     }
@@ -69,9 +80,15 @@ final class Scripts {
 
   /** SCRIPT LOAD of every script. */
   synchronized void load() {
+    Deadline d = deadline();
     for (Script s : Script.values()) {
-      shas.put(s, await(commands.scriptLoad(sources.get(s))));
+      shas.put(s, await(commands.scriptLoad(sources.get(s)), d));
     }
+  }
+
+  /** The command timeout. */
+  Duration timeout() {
+    return timeout;
   }
 
   <T> T run(Script s, byte[][] keys, byte[]... args) {
@@ -79,14 +96,15 @@ final class Scripts {
     synchronized (this) {
       sha = shas.get(s);
     }
+    Deadline d = deadline();
     try {
-      return await(commands.evalsha(sha, s.output, keys, args));
+      return await(commands.evalsha(sha, s.output, keys, args), d);
     } catch (RedisNoScriptException e) {
-      String loaded = await(commands.scriptLoad(sources.get(s)));
+      String loaded = await(commands.scriptLoad(sources.get(s)), d);
       synchronized (this) {
         shas.put(s, loaded);
       }
-      return await(commands.evalsha(loaded, s.output, keys, args));
+      return await(commands.evalsha(loaded, s.output, keys, args), d);
     }
   }
 
@@ -162,17 +180,29 @@ final class Scripts {
 
   /** Runs any other command the same way. */
   <T> T call(Supplier<? extends Future<T>> command) {
-    return await(command.get());
+    Deadline d = deadline();
+    return await(command.get(), d);
   }
 
-  /** Waits for a reply without giving up on an interrupt, which stays set. */
-  private <T> T await(Future<T> future) {
+  /**
+   * When a call must have its reply, on {@link #clock}; {@code caller} if the caller's deadline
+   * set it rather than the command timeout.
+   */
+  private record Deadline(long at, Duration limit, boolean caller) {}
+
+  private Deadline deadline() {
+    long own = timeout.plusSeconds(1).toNanos();
+    long bound = CallTimeout.boundNanos(own);
+    return new Deadline(clock.getAsLong() + bound, Duration.ofNanos(bound), bound < own);
+  }
+
+  /** Waits for a reply until {@code d} without giving up on an interrupt, which stays set. */
+  private <T> T await(Future<T> future, Deadline d) {
     boolean interrupted = false;
-    long deadline = System.nanoTime() + timeoutNanos;
     try {
       while (true) {
         try {
-          return future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          return future.get(Math.max(0, d.at() - clock.getAsLong()), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
           interrupted = true;
         } catch (ExecutionException e) {
@@ -182,7 +212,8 @@ final class Scripts {
           throw new RedisException(e.getCause());
         } catch (TimeoutException e) {
           future.cancel(true);
-          throw new RedisCommandTimeoutException("no reply within " + Duration.ofNanos(timeoutNanos));
+          throw new RedisCommandTimeoutException(String.format("no reply within %d ms (%s)",
+              d.limit().toMillis(), d.caller() ? "the caller's deadline" : "the command timeout and 1 s"));
         }
       }
     } finally {

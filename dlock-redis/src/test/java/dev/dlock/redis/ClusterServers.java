@@ -98,6 +98,11 @@ final class ClusterServers implements AutoCloseable {
     return binary;
   }
 
+  /** The ports of every node, masters and replicas. */
+  java.util.List<Integer> ports() {
+    return cluster.serverPorts();
+  }
+
   /** {@code redis://} for one node, for an admin client. */
   String seed() {
     return "redis://127.0.0.1:" + cluster.serverPorts().get(0);

@@ -98,7 +98,7 @@ class RedisBackendTest {
     String owner = c.inspect(name).orElseThrow().owner();
     RedisClient raw = RedisClient.create(RedisURI.create(server.url()));
     try (StatefulRedisConnection<byte[], byte[]> conn = raw.connect(ByteArrayCodec.INSTANCE)) {
-      Scripts scripts = new Scripts(conn.async(), Duration.ofSeconds(5));
+      Scripts scripts = new Scripts(conn.async(), Duration.ofSeconds(5), System::nanoTime);
       scripts.load();
       Keys keys = new Keys("dlock:");
       Long freed = scripts.run(Scripts.Script.RELEASE, keys.of(name), Keys.utf8(owner),

@@ -10,12 +10,10 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** AUTH with a password, an ACL user, and TLS, each through the URL, on real redis-servers. */
@@ -48,17 +46,11 @@ class RedisSecurityTest {
 
   @Test
   void redissConnectsOverTlsAndVerifiesTheServerCertificate() throws Exception {
-    Path dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "redis-tls");
-    Path cert = dir.resolve("cert.pem");
-    Path key = dir.resolve("key.pem");
-    Process p = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
-        "-keyout", key.toString(), "-out", cert.toString(), "-days", "1", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1").redirectErrorStream(true).start();
-    p.getInputStream().transferTo(OutputStream.nullOutputStream());
-    assertThat(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0).as("openssl made a certificate").isTrue();
+    TlsFiles tls = TlsFiles.selfSigned();
+    Path dir = tls.cert().getParent();
+    Path cert = tls.cert();
     int tlsPort = RedisTestServer.freePort();
-    try (RedisTestServer server = RedisTestServer.start("tls-port " + tlsPort,
-        "tls-cert-file " + cert, "tls-key-file " + key, "tls-ca-cert-file " + cert, "tls-auth-clients no")) {
+    try (RedisTestServer server = RedisTestServer.start(tls.serverSettings(tlsPort))) {
       String url = "rediss://127.0.0.1:" + tlsPort;
       // Without trusting the server's certificate, the handshake is refused.
       assertThatThrownBy(() -> lockOnce(url)).isInstanceOf(BackendUnavailableException.class)

@@ -35,6 +35,8 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
   private RedisClient admin;
   private StatefulRedisConnection<String, String> adminConnection;
   private final String adminPassword;
+  /** The process id of the server while {@link #pause()} holds it stopped, else -1. */
+  private long paused = -1;
 
   private RedisTestServer(int port, List<String> settings, String adminPassword) {
     this.port = port;
@@ -103,14 +105,80 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
     }
   }
 
-  /** Stops and starts the server on the same port: without persistence, every key is gone. */
-  void restart() {
+  /** The server's process id, as INFO server gives it. */
+  long pid() {
+    return processId(admin().sync().info("server"));
+  }
+
+  /** The process id of the redis-server without a password on {@code port}. */
+  static long pidOf(int port) {
+    RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", port));
+    try (StatefulRedisConnection<String, String> conn = c.connect()) {
+      return processId(conn.sync().info("server"));
+    } finally {
+      c.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  private static long processId(String info) {
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("process_id:")) {
+        return Long.parseLong(line.substring("process_id:".length()).trim());
+      }
+    }
+    throw new IllegalStateException("no process_id in INFO server");
+  }
+
+  /**
+   * Freezes the server with SIGSTOP, as a long pause would: its socket still accepts connections
+   * and takes commands, but nothing answers. Always {@link #resume} it in a finally block.
+   */
+  void pause() {
+    paused = pid();
+    signal("-STOP", paused);
+  }
+
+  /** Lets a paused server run again (SIGCONT); a no-op if it is not paused. */
+  void resume() {
+    if (paused > 0) {
+      signal("-CONT", paused);
+      paused = -1;
+    }
+  }
+
+  /** Sends {@code signal} ("-STOP", "-CONT") to {@code process}. */
+  static void signal(String signal, long process) {
+    try {
+      Process kill = new ProcessBuilder("kill", signal, Long.toString(process)).inheritIO().start();
+      if (kill.waitFor() != 0) {
+        throw new IllegalStateException("kill " + signal + " " + process + " exited " + kill.exitValue());
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while signalling redis-server", e);
+    }
+  }
+
+  /** Stops the server; {@link #startAgain()} brings it back, empty, on the same port. */
+  void stop() {
     closeAdmin();
     try {
       server.stop();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Starts a stopped server again on its port. */
+  void startAgain() {
+    startServer();
+  }
+
+  /** Stops and starts the server on the same port: without persistence, every key is gone. */
+  void restart() {
+    stop();
     startServer();
   }
 
@@ -221,6 +289,7 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
 
   @Override
   public void close() throws IOException {
+    resume();
     closeAdmin();
     if (server != null) {
       server.stop();

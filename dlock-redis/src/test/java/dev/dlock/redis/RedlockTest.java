@@ -180,7 +180,9 @@ class RedlockTest {
     // forgot the lock form a majority, and a second client is granted it while the first holds it.
     Optional<Lease> second = client("").lock(name, Duration.ofSeconds(1)).tryAcquire();
     assertThat(second).as("the unguarded client after the restart").isPresent();
-    assertThat(held.isValid()).as("the first holder still believes it holds the lock").isTrue();
+    // The first holder's client saw node 2 reconnect and re-checked at once: it hears it lost
+    // the majority, though perhaps only after the second grant, and long before its next renewal.
+    held.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
     second.get().close();
   }
 
