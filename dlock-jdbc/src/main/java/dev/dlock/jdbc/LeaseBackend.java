@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * the race with a release that ran in between; it then sleeps until the holder's expiry unless
  * its inbox is woken first. A release clears the row and dequeues the oldest live waiter in one
  * transaction; the grant statement of a woken waiter waits on the row lock of a release still in
- * flight, so no wake-up is lost between the two.
+ * flight, so no wake-up is lost between the two. A table found missing is made again (see
+ * {@link #remake}).
  */
 final class LeaseBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(LeaseBackend.class);
@@ -88,6 +89,22 @@ final class LeaseBackend implements LockBackend {
     }
     dialect = d;
     inbox = in;
+    db.remakeTablesWith(c -> remake(c, d, in, context));
+  }
+
+  /**
+   * Makes the tables again, as start did, when work finds them gone: the database was restored
+   * empty, or a new one answers at the same address. The grants this client holds went with the
+   * rows, so the engine is told to re-check its leases at once (their renewal finds them gone and
+   * reports them lost), and this client's waiters, whose places in the queue went too, try again
+   * and queue anew.
+   */
+  private void remake(Connection c, Dialect d, Inbox in, BackendContext context) throws SQLException {
+    log.warn("dlock: the lock table '{}' of {} is missing; making it again. Every lease held in it"
+        + " is lost", table, describe());
+    Schema.prepare(c, d, createTable);
+    context.reconnected("the lock table '" + table + "' was missing and has been made again");
+    in.wakeAll();
   }
 
   @Override

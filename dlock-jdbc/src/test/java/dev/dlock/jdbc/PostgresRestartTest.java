@@ -3,10 +3,14 @@ package dev.dlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
+import dev.dlock.spi.CallTimeout;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.testkit.RecordingContext;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -86,6 +90,31 @@ class PostgresRestartTest {
       assertThat(other.lock("restart").tryAcquire()).isEmpty();
       lease.close();
       assertThat(other.lock("restart").tryAcquire()).hasValueSatisfying(Lease::close);
+    }
+  }
+
+  /**
+   * Once the server is down its port has nobody listening: an acquire bounded to 2 s, as the
+   * engine bounds one with a 2 s wait, fails by then, as BackendUnavailableException naming the
+   * server.
+   */
+  @Test
+  void anAcquireAgainstAStoppedServerEndsByItsDeadline() throws Exception {
+    LockBackend backend = JdbcLockBackend.builder().url(url()).build();
+    try {
+      backend.start(new RecordingContext("a"));
+      assertThat(backend.tryAcquire("stopped", "a:1", Duration.ofSeconds(30), false).isGranted()).isTrue();
+      pg.close();
+      pg = null;
+      Duration wait = Duration.ofSeconds(2);
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> CallTimeout.within(wait.toNanos(),
+              () -> backend.tryAcquire("stopped-2", "a:2", Duration.ofSeconds(30), true)))
+          .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(url())
+          .hasMessageContaining("'stopped-2'");
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(wait.plusSeconds(1));
+    } finally {
+      backend.close();
     }
   }
 
