@@ -3,6 +3,7 @@ package dev.dlock.jdbc;
 import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.Urls;
@@ -35,6 +36,8 @@ final class LeaseBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(LeaseBackend.class);
   /** How long a waiter sleeps between polls while its inbox cannot be reached. */
   static final Duration DEGRADED_POLL = Duration.ofMillis(250);
+  /** How long closing waits for the database to drop this client's places in the queue. */
+  private static final long CLOSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Database db;
   private final boolean describeFromDatabase;
@@ -250,10 +253,13 @@ final class LeaseBackend implements LockBackend {
     if (in != null) {
       in.close();
       try {
-        db.run("leave the waiter queue", c -> {
-          d.leaveAll(c, in.id);
-          return null;
-        });
+        // Bounded: releases skip these rows soon anyway, and a close must not wait out a dead server.
+        if (waiters.everArmed()) {
+          CallTimeout.within(CLOSE_NANOS, () -> db.run("leave the waiter queue", c -> {
+            d.leaveAll(c, in.id);
+            return null;
+          }));
+        }
       } catch (RuntimeException e) {
         log.warn("dlock: could not remove the queued waiters of {}; releases skip them after {}: {}",
             describe(), Inbox.LIVE, e.getMessage());

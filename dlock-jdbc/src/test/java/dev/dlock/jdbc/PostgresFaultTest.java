@@ -67,11 +67,22 @@ class PostgresFaultTest {
     return server.url() + "&password=***";
   }
 
-  /** Runs {@code call} within {@code limit}, as the engine does, and returns what it threw. */
-  private static Throwable failsWithin(Duration limit, Supplier<?> call) {
+  /** Runs {@code call} bounded to {@code limit}, as the engine does; asserts it ended in time. */
+  private static <T> T within(Duration limit, Supplier<T> call) {
     long start = System.nanoTime();
-    Throwable t = catchThrowable(() -> CallTimeout.within(limit.toNanos(), call));
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time to fail").isLessThan(limit.plus(SLACK));
+    try {
+      return CallTimeout.within(limit.toNanos(), call);
+    } finally {
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time taken").isLessThan(limit.plus(SLACK));
+    }
+  }
+
+  /** What {@code call}, bounded to {@code limit}, threw. */
+  private static Throwable failsWithin(Duration limit, Supplier<?> call) {
+    Throwable t = catchThrowable(() -> within(limit, call));
+    if (t instanceof AssertionError late) {
+      throw late;
+    }
     return t;
   }
 
@@ -106,17 +117,29 @@ class PostgresFaultTest {
 
   @Test
   void callsAgainstAPausedServerEndByTheirDeadline() throws Exception {
-    LockBackend b = backend(JdbcLockBackend.builder().url(server.passwordUrl()));
+    // Timeouts of their own far longer than the deadlines: only the deadlines can end the calls.
+    LockBackend b = backend(JdbcLockBackend.builder().url(server.passwordUrl())
+        .connectTimeout(Duration.ofSeconds(20)).queryTimeout(Duration.ofSeconds(20)));
+    LockBackend s = backend(JdbcLockBackend.builder().url(server.passwordUrl()).session()
+        .connectTimeout(Duration.ofSeconds(20)).queryTimeout(Duration.ofSeconds(20)));
     Grant held = granted(b, "paused", "a:1");
+    Grant pinned = granted(s, "paused-session", "a:1");
     try (Paused paused = Paused.pause(server.postmasterPid())) {
       assertUnavailable(failsWithin(WAIT, () -> b.tryAcquire("paused-2", "a:2", LONG, true)));
       assertUnavailable(failsWithin(Duration.ofSeconds(1), () -> b.renew(List.of(held), LONG)));
-      Throwable connect = failsWithin(JdbcLockBackend.DEFAULT_CONNECT_TIMEOUT,
-          () -> LockClient.connect(server.passwordUrl()));
-      assertUnavailable(connect);
-      long start = System.nanoTime();
-      assertUnavailable(catchThrowable(() -> LockClient.connect(server.passwordUrl() + "&connectTimeout=1s")));
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1).plus(SLACK));
+      assertUnavailable(failsWithin(WAIT, () -> {
+        try {
+          return s.acquireWaiting("paused-session-2", "a:2", LONG, Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      }));
+      assertThat(within(Duration.ofSeconds(1), () -> s.renew(List.of(pinned), LONG)))
+          .as("a session lock whose connection did not answer in time").containsExactly(pinned);
+      assertUnavailable(failsWithin(JdbcLockBackend.DEFAULT_CONNECT_TIMEOUT,
+          () -> LockClient.connect(server.passwordUrl())));
+      assertUnavailable(failsWithin(Duration.ofSeconds(1),
+          () -> LockClient.connect(server.passwordUrl() + "&connectTimeout=1s")));
     }
     granted(b, "resumed", "a:3");
   }

@@ -100,7 +100,8 @@ class PostgresRestartTest {
    */
   @Test
   void anAcquireAgainstAStoppedServerEndsByItsDeadline() throws Exception {
-    LockBackend backend = JdbcLockBackend.builder().url(url()).build();
+    // A connect timeout far longer than the deadline: only the deadline can end the call.
+    LockBackend backend = JdbcLockBackend.builder().url(url()).connectTimeout(Duration.ofSeconds(20)).build();
     try {
       backend.start(new RecordingContext("a"));
       assertThat(backend.tryAcquire("stopped", "a:1", Duration.ofSeconds(30), false).isGranted()).isTrue();
