@@ -96,24 +96,27 @@ class PostgresRestartTest {
   /**
    * Once the server is down its port has nobody listening: an acquire bounded to 2 s, as the
    * engine bounds one with a 2 s wait, fails by then, as BackendUnavailableException naming the
-   * server.
+   * server, though the pool would wait 20 s for a new connection.
    */
   @Test
   void anAcquireAgainstAStoppedServerEndsByItsDeadline() throws Exception {
-    // A connect timeout far longer than the deadline: only the deadline can end the call.
     LockBackend backend = JdbcLockBackend.builder().url(url()).connectTimeout(Duration.ofSeconds(20)).build();
     try {
       backend.start(new RecordingContext("a"));
       assertThat(backend.tryAcquire("stopped", "a:1", Duration.ofSeconds(30), false).isGranted()).isTrue();
       pg.close();
       pg = null;
-      Duration wait = Duration.ofSeconds(2);
-      long start = System.nanoTime();
-      assertThatThrownBy(() -> CallTimeout.within(wait.toNanos(),
-              () -> backend.tryAcquire("stopped-2", "a:2", Duration.ofSeconds(30), true)))
-          .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(url())
-          .hasMessageContaining("'stopped-2'");
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(wait.plusSeconds(1));
+      // The first call may meet the pooled connection the stop broke, and fail at once; the
+      // second must wait for a new one.
+      for (int call = 1; call <= 2; call++) {
+        String name = "stopped-" + call;
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> CallTimeout.within(Duration.ofSeconds(2).toNanos(),
+                () -> backend.tryAcquire(name, "a:2", Duration.ofSeconds(30), true)))
+            .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(url())
+            .hasMessageContaining("'" + name + "'");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("call %d", call).isLessThan(Duration.ofSeconds(3));
+      }
     } finally {
       backend.close();
     }
