@@ -83,7 +83,7 @@ final class Database {
   private static HikariDataSource hikari(DataSource ds) {
     try {
       return ds.isWrapperFor(HikariDataSource.class) ? ds.unwrap(HikariDataSource.class) : null;
-    } catch (SQLException | RuntimeException e) {
+    } catch (SQLException | RuntimeException | LinkageError e) {
       return null; // not a HikariCP pool: its own timeouts bound the wait for a connection
     }
   }

@@ -155,7 +155,9 @@ public final class JdbcLockBackend {
 
     /**
      * How long one statement may run before it fails with BackendUnavailableException: 1 s to
-     * 1 h, whole seconds; default 5 s. It also bounds how late a hanging renewal reports a loss.
+     * 1 h, whole seconds; default 5 s. A read from a database that stops answering is given up
+     * 2 s after it, or at the deadline of the call (an acquire's wait, a lease's time left) if
+     * that is sooner.
      */
     public Builder queryTimeout(Duration queryTimeout) {
       requireNonNull(queryTimeout, "queryTimeout");
