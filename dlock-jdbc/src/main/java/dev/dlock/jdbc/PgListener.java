@@ -28,6 +28,7 @@ final class PgListener extends Inbox {
   private final Opener opener;
   private final PostgresDialect dialect;
   private volatile Connection connection;
+  private volatile int ownReadTimeout;
   private long lastUse = System.nanoTime();
 
   PgListener(Opener opener, PostgresDialect dialect, Waiters waiters, Consumer<String> released,
@@ -42,6 +43,7 @@ final class PgListener extends Inbox {
     Connection c = opener.open();
     try {
       c.setAutoCommit(true);
+      ownReadTimeout = c.getNetworkTimeout();
       c.setNetworkTimeout(Runnable::run, READ_LIMIT_MILLIS);
       try (Statement s = c.createStatement()) {
         s.execute(PostgresDialect.listenSql(id));
@@ -112,8 +114,14 @@ final class PgListener extends Inbox {
     close(c);
   }
 
-  private static void close(Connection c) {
+  /** Closes {@code c}, with the read timeout it came with, should it go back to a pool. */
+  private void close(Connection c) {
     if (c != null) {
+      try {
+        c.setNetworkTimeout(Runnable::run, ownReadTimeout);
+      } catch (SQLException | RuntimeException e) {
+        // Broken: its pool drops it.
+      }
       try {
         c.close();
       } catch (SQLException | RuntimeException e) {
