@@ -234,26 +234,25 @@ public final class JdbcLockBackend {
             + " org.mariadb.jdbc:mariadb-java-client, com.mysql:mysql-connector-j or com.h2database:h2",
             redacted), e);
       }
-      Properties driverProperties = connectProperties(url, connectTimeout);
-      Properties connectProperties = new Properties();
-      connectProperties.putAll(driverProperties);
-      login.addTo(connectProperties);
+      Properties timeouts = driverTimeouts(url, connectTimeout);
+      Properties withLogin = new Properties();
+      withLogin.putAll(timeouts);
+      login.addTo(withLogin);
       // One connection first, on this thread, to report an unreachable database at once (the
       // pool's own check sleeps a second after a failure); the pool then fills in the background.
-      try (Connection probe = driver.connect(login.url(), connectProperties)) {
+      try (Connection probe = driver.connect(login.url(), withLogin)) {
         if (probe == null) {
           throw new IllegalArgumentException("the JDBC driver " + driver.getClass().getName()
               + " does not accept url '" + redacted + "'");
         }
       } catch (SQLException e) {
-        throw new BackendUnavailableException(String.format("cannot connect to database %s: %s",
-            redacted, Database.oneLine(e)), e);
+        throw unreachable(redacted, e);
       }
       HikariConfig config = new HikariConfig();
       config.setJdbcUrl(login.url());
       config.setUsername(login.user());
       config.setPassword(login.password());
-      config.setDataSourceProperties(driverProperties);
+      config.setDataSourceProperties(timeouts);
       config.setPoolName("dlock-" + POOLS.incrementAndGet());
       config.setMaximumPoolSize(session && !poolSizeSet ? DEFAULT_SESSION_POOL_SIZE : poolSize);
       config.setMinimumIdle(1);
@@ -273,20 +272,23 @@ public final class JdbcLockBackend {
       try {
         pool = new HikariDataSource(config);
       } catch (RuntimeException e) {
-        Throwable cause = e.getCause() instanceof SQLException ? e.getCause() : e;
-        throw new BackendUnavailableException(String.format("cannot connect to database %s: %s",
-            redacted, Database.oneLine(cause)), cause);
+        throw unreachable(redacted, e.getCause() instanceof SQLException ? e.getCause() : e);
       }
       Database db = new Database(pool, redacted, queryTimeout.plus(READ_MARGIN));
       if (session) {
         return new SessionBackend(db, false, table, createTable, queryTimeout, pool);
       }
       Properties listenProperties = listenProperties(driver);
-      listenProperties.putAll(connectProperties);
+      listenProperties.putAll(withLogin);
       PgListener.Opener unpooled = () -> driver.connect(login.url(), listenProperties);
       return new LeaseBackend(db, false, table, createTable,
           serverTimeout ? Duration.ZERO : queryTimeout, unpooled, pool);
     }
+  }
+
+  private static BackendUnavailableException unreachable(String redacted, Throwable cause) {
+    return new BackendUnavailableException(String.format("cannot connect to database %s: %s",
+        redacted, Database.oneLine(cause)), cause);
   }
 
   /**
@@ -294,7 +296,7 @@ public final class JdbcLockBackend {
    * MariaDB's and MySQL's in milliseconds. H2 has none per connection (and refuses properties it
    * does not know); its socket connect timeout is the system property h2.socketConnectTimeout.
    */
-  static Properties connectProperties(String url, Duration connectTimeout) {
+  static Properties driverTimeouts(String url, Duration connectTimeout) {
     Properties p = new Properties();
     if (url.startsWith("jdbc:postgresql:")) {
       String seconds = Long.toString((connectTimeout.toMillis() + 999) / 1000);

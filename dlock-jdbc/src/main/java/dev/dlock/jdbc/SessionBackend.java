@@ -136,10 +136,16 @@ final class SessionBackend implements LockBackend {
       throw e;
     }
     long readNanos = CallTimeout.boundNanos(TimeUnit.MILLISECONDS.toNanos(millis) + db.readNanos());
-    long serverMillis = Math.max(1, Math.min(millis, TimeUnit.NANOSECONDS.toMillis(readNanos) - ANSWER_MILLIS));
-    SessionDialect.Cancel cancel = new SessionDialect.Cancel();
+    long serverMillis =
+        Math.max(1, Math.min(millis, TimeUnit.NANOSECONDS.toMillis(readNanos) - ANSWER_MILLIS));
     try {
       db.limitReads(c.connection(), readNanos);
+    } catch (SQLException e) {
+      c.closeQuietly(e);
+      throw e;
+    }
+    SessionDialect.Cancel cancel = new SessionDialect.Cancel();
+    try {
       return wait.run(() -> take(d, c, name, owner, serverMillis, cancel), cancel);
     } catch (RejectedExecutionException e) {
       c.closeQuietly(e);
