@@ -27,6 +27,12 @@ import org.slf4j.LoggerFactory;
  * place. This base class binds the statements whose parameters are the same everywhere (the order
  * is given on each method). In every template only the validated table name is substituted for
  * {@code {table}}; every value is a bind parameter. Times come from the database clock only.
+ *
+ * <p>Tokens too: every grant writes the larger of the row's token + 1 and the database clock in
+ * microseconds since 1970 ({@code {micros}} in a template). The counter alone would restart at 1
+ * when a row or the whole table is lost; the clock part starts the next token above every token
+ * granted before, as long as the database clock never steps back and no name is granted more than
+ * a million times a second.
  */
 abstract class Dialect {
   private static final Logger log = LoggerFactory.getLogger(Dialect.class);
@@ -107,6 +113,9 @@ abstract class Dialect {
 
   /** The file beside this class holding the CREATE statements. */
   abstract String schemaResource();
+
+  /** The database clock in whole microseconds since 1970-01-01 UTC, as an SQL expression. */
+  abstract String clockMicros();
 
   /** The type name the JDBC driver reports for the timestamp columns, upper case. */
   abstract String timestampType();
@@ -246,10 +255,14 @@ abstract class Dialect {
     }
   }
 
-  /** Marks every waiter of {@code inbox} seen now, and drops rows unseen for {@code purgeMicros}. */
-  void heartbeat(Connection c, String inbox, long purgeMicros) throws SQLException {
-    update(c, sql.heartbeat(), inbox);
+  /**
+   * Marks every waiter of {@code inbox} seen now, and drops rows unseen for {@code purgeMicros};
+   * returns how many rows of {@code inbox} it found.
+   */
+  int heartbeat(Connection c, String inbox, long purgeMicros) throws SQLException {
+    int seen = update(c, sql.heartbeat(), inbox);
     update(c, sql.purge(), purgeMicros);
+    return seen;
   }
 
   /** The owners still queued for {@code inbox}; one that is gone was woken (or purged). */
@@ -371,7 +384,7 @@ abstract class Dialect {
   }
 
   final String sql(String template) {
-    return template.replace("{table}", table);
+    return template.replace("{table}", table).replace("{micros}", clockMicros());
   }
 
   final int timeoutSeconds() {
@@ -397,6 +410,16 @@ abstract class Dialect {
       }
       return ps.executeUpdate();
     }
+  }
+
+  /**
+   * A table (or H2's token sequence) that does not exist: PostgreSQL 42P01, MariaDB/MySQL error
+   * 1146, H2 42102 to 42104 (42104 when the database holds no table at all), H2's sequence 90036.
+   */
+  static boolean isMissingTable(SQLException e) {
+    int code = e.getErrorCode();
+    return "42P01".equals(e.getSQLState()) || code == 1146 || (code >= 42102 && code <= 42104)
+        || code == 90036;
   }
 
   /** A unique-key violation: PostgreSQL and H2 by SQLState, MariaDB/MySQL by error 1062. */

@@ -16,6 +16,9 @@ import java.util.Set;
  * poller notices.
  */
 final class H2Dialect extends Dialect {
+  private static final String MICROS =
+      "DATEDIFF(MICROSECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00', CURRENT_TIMESTAMP)";
+
   private static final String GRANT = """
       SELECT token FROM FINAL TABLE (
         MERGE INTO {table} AS l
@@ -23,16 +26,16 @@ final class H2Dialect extends Dialect {
           AS s(name, owner, micros)
         ON l.name = s.name
         WHEN MATCHED AND (l.owner IS NULL OR l.expires_at <= CURRENT_TIMESTAMP) THEN UPDATE
-          SET owner = s.owner, token = l.token + 1,
+          SET owner = s.owner, token = GREATEST(l.token + 1, {micros}),
               expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
               acquired_at = CURRENT_TIMESTAMP
         WHEN NOT MATCHED THEN INSERT (name, owner, token, expires_at, acquired_at)
-          VALUES (s.name, s.owner, 1, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
+          VALUES (s.name, s.owner, {micros}, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
                   CURRENT_TIMESTAMP))""";
 
   private static final String HAND_OFF = """
       SELECT token FROM FINAL TABLE (
-        UPDATE {table} SET owner = ?, token = token + 1,
+        UPDATE {table} SET owner = ?, token = GREATEST(token + 1, {micros}),
           expires_at = DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP),
           acquired_at = CURRENT_TIMESTAMP
         WHERE name = ? AND owner = ? AND token = ? AND expires_at > CURRENT_TIMESTAMP)""";
@@ -96,6 +99,11 @@ final class H2Dialect extends Dialect {
   @Override
   String schemaResource() {
     return "h2.sql";
+  }
+
+  @Override
+  String clockMicros() {
+    return MICROS;
   }
 
   @Override

@@ -14,10 +14,13 @@ import java.util.concurrent.TimeUnit;
  * here: everything the holder writes in that transaction is rolled back when its connection dies,
  * so a token kept only in the row would be handed out twice; the sequence {@code <table>_token_seq}
  * never goes back, and the row's token column is set to it (visible once released). A release
- * commits; a dead session rolls back and frees the row.
+ * commits; a dead session rolls back and frees the row. The clock alone would not do here: a
+ * waiter's transaction, and so its CURRENT_TIMESTAMP, may begin before the previous holder's.
  */
 final class H2Session extends SessionDialect {
-  private static final String CREATE_SEQUENCE = "CREATE SEQUENCE IF NOT EXISTS {table}_token_seq";
+  private static final String CLOCK = "SELECT {micros}";
+  private static final String CREATE_SEQUENCE =
+      "CREATE SEQUENCE IF NOT EXISTS {table}_token_seq START WITH {start}";
   private static final String ENSURE_ROW = """
       INSERT INTO {table} (name, token)
       SELECT CAST(? AS VARCHAR), 0 FROM DUAL WHERE NOT EXISTS (SELECT 1 FROM {table} WHERE name = ?)""";
@@ -31,14 +34,22 @@ final class H2Session extends SessionDialect {
   /** The longest single lock wait, so that a cancel is seen this soon. */
   static final int CHUNK_MILLIS = 100;
 
-  H2Session(String table, int timeoutSeconds) {
-    super(table, timeoutSeconds);
+  H2Session(Dialect lease) {
+    super(lease);
   }
 
+  /**
+   * Creates the sequence if absent, starting at the database clock in microseconds, so a database
+   * that lost it (restored empty, say) starts above every token handed out before.
+   */
   @Override
   void prepare(Connection c) throws SQLException {
+    long start;
+    try (PreparedStatement ps = prepare(c, CLOCK)) {
+      start = queryLong(ps);
+    }
     try (Statement s = c.createStatement()) {
-      s.execute(CREATE_SEQUENCE.replace("{table}", table));
+      s.execute(sql(CREATE_SEQUENCE).replace("{start}", Long.toString(start)));
     }
   }
 

@@ -8,6 +8,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.jdbc.internal.NoWaitProbeSocketFactory;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.Urls;
+import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -43,7 +44,9 @@ import javax.sql.DataSource;
  *
  * <p>The table is created when absent (see the CREATE statements {@code dev/dlock/jdbc/*.sql}
  * shipped in this jar), and an existing table is checked for the expected columns and primary key
- * when the client starts. Never delete rows of names in use: a deleted row restarts its token.
+ * when the client starts, and made again if it goes missing while the client runs (every lease
+ * held in it is then reported lost). A token is the larger of the row's last token + 1 and the
+ * database clock in microseconds, so it keeps rising even if a row or the whole table is lost.
  * The JDBC driver of the database must be on the classpath.
  */
 public final class JdbcLockBackend {
@@ -55,6 +58,14 @@ public final class JdbcLockBackend {
   public static final int DEFAULT_POOL_SIZE = 4;
   /** The default size of the connection pool dlock makes for a URL in {@link Builder#session()} mode. */
   public static final int DEFAULT_SESSION_POOL_SIZE = 16;
+  /**
+   * The default connect timeout: a healthy database accepts a connection and a login in well under
+   * a second, even across regions, so two seconds tell a dead or paused one from a slow one while
+   * staying inside the waits callers typically give an acquire, and below the query timeout.
+   */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(2);
+  /** How much longer than the query timeout a read may wait when no caller's deadline is nearer. */
+  private static final Duration READ_MARGIN = Duration.ofSeconds(2);
 
   private static final AtomicInteger POOLS = new AtomicInteger();
 
@@ -72,6 +83,7 @@ public final class JdbcLockBackend {
     private String table = DEFAULT_TABLE;
     private boolean createTable = true;
     private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private int poolSize = DEFAULT_POOL_SIZE;
     private boolean poolSizeSet;
     private boolean session;
@@ -143,7 +155,9 @@ public final class JdbcLockBackend {
 
     /**
      * How long one statement may run before it fails with BackendUnavailableException: 1 s to
-     * 1 h, whole seconds; default 5 s. It also bounds how late a hanging renewal reports a loss.
+     * 1 h, whole seconds; default 5 s. A read from a database that stops answering is given up
+     * 2 s after it, or at the deadline of the call (an acquire's wait, a lease's time left) if
+     * that is sooner.
      */
     public Builder queryTimeout(Duration queryTimeout) {
       requireNonNull(queryTimeout, "queryTimeout");
@@ -152,6 +166,23 @@ public final class JdbcLockBackend {
         throw new IllegalArgumentException("queryTimeout must be 1 s to 1 h, was " + queryTimeout);
       }
       this.queryTimeout = queryTimeout;
+      return this;
+    }
+
+    /**
+     * How soon a database that cannot be reached is reported, with BackendUnavailableException:
+     * the driver's connect and login timeouts and the wait for a connection of the pool made for a
+     * {@link #url} (a caller's nearer deadline still wins); 250 ms to 10 min, default 2 s.
+     * PostgreSQL's driver counts whole seconds, so it waits this rounded up to a second. Used only
+     * with a {@link #url}: a DataSource keeps its own settings.
+     */
+    public Builder connectTimeout(Duration connectTimeout) {
+      requireNonNull(connectTimeout, "connectTimeout");
+      if (connectTimeout.compareTo(Duration.ofMillis(250)) < 0
+          || connectTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
+        throw new IllegalArgumentException("connectTimeout must be 250 ms to 10 min, was " + connectTimeout);
+      }
+      this.connectTimeout = connectTimeout;
       return this;
     }
 
@@ -178,9 +209,10 @@ public final class JdbcLockBackend {
      */
     public LockBackend build() {
       if (dataSource != null) {
-        Database db = new Database(dataSource, "DataSource " + dataSource.getClass().getName());
+        Database db = new Database(dataSource, "DataSource " + dataSource.getClass().getName(),
+            queryTimeout.plus(READ_MARGIN));
         if (session) {
-          return new SessionBackend(db, dataSource, true, table, createTable, queryTimeout, null);
+          return new SessionBackend(db, true, table, createTable, queryTimeout, null);
         }
         return new LeaseBackend(db, true, table, createTable, queryTimeout, dataSource::getConnection, null);
       }
@@ -192,22 +224,43 @@ public final class JdbcLockBackend {
 
     private LockBackend fromUrl() {
       String redacted = Urls.redact(url);
+      Credentials login = Credentials.of(url, redacted);
       Driver driver;
       try {
-        driver = DriverManager.getDriver(url);
+        driver = DriverManager.getDriver(login.url());
       } catch (SQLException e) {
         throw new IllegalArgumentException(String.format("no JDBC driver on the classpath accepts url"
             + " '%s'; add your database's driver, such as org.postgresql:postgresql,"
             + " org.mariadb.jdbc:mariadb-java-client, com.mysql:mysql-connector-j or com.h2database:h2",
             redacted), e);
       }
+      Properties timeouts = driverTimeouts(url, connectTimeout);
+      Properties withLogin = new Properties();
+      withLogin.putAll(timeouts);
+      login.addTo(withLogin);
+      // One connection first, on this thread, to report an unreachable database at once (the
+      // pool's own check sleeps a second after a failure); the pool then fills in the background.
+      try (Connection probe = driver.connect(login.url(), withLogin)) {
+        if (probe == null) {
+          throw new IllegalArgumentException("the JDBC driver " + driver.getClass().getName()
+              + " does not accept url '" + redacted + "'");
+        }
+      } catch (SQLException e) {
+        throw unreachable(redacted, e);
+      }
       HikariConfig config = new HikariConfig();
-      config.setJdbcUrl(url);
+      config.setJdbcUrl(login.url());
+      config.setUsername(login.user());
+      config.setPassword(login.password());
+      config.setDataSourceProperties(timeouts);
       config.setPoolName("dlock-" + POOLS.incrementAndGet());
       config.setMaximumPoolSize(session && !poolSizeSet ? DEFAULT_SESSION_POOL_SIZE : poolSize);
       config.setMinimumIdle(1);
-      config.setConnectionTimeout(queryTimeout.toMillis());
-      config.setInitializationFailTimeout(1);
+      config.setConnectionTimeout(connectTimeout.toMillis());
+      // A pooled connection idle for a while is checked before use; against a paused server the
+      // check must not outlast the caller's deadline by much.
+      config.setValidationTimeout(Math.min(1000, connectTimeout.toMillis()));
+      config.setInitializationFailTimeout(-1);
       // A client-side query timeout costs PostgreSQL's driver a timer task per statement, about a
       // fifth of an uncontended lock and unlock; the server's statement_timeout bounds each
       // statement of the pool's sessions instead, unless the URL sets its own server options.
@@ -219,20 +272,40 @@ public final class JdbcLockBackend {
       try {
         pool = new HikariDataSource(config);
       } catch (RuntimeException e) {
-        Throwable cause = e.getCause() instanceof SQLException ? e.getCause() : e;
-        throw new BackendUnavailableException(String.format("cannot connect to database %s: %s",
-            redacted, Database.oneLine(cause)), cause);
+        throw unreachable(redacted, e.getCause() instanceof SQLException ? e.getCause() : e);
       }
+      Database db = new Database(pool, redacted, queryTimeout.plus(READ_MARGIN));
       if (session) {
-        return new SessionBackend(new Database(pool, redacted), pool, false, table, createTable,
-            queryTimeout, pool);
+        return new SessionBackend(db, false, table, createTable, queryTimeout, pool);
       }
-      String jdbcUrl = url;
       Properties listenProperties = listenProperties(driver);
-      PgListener.Opener unpooled = () -> driver.connect(jdbcUrl, listenProperties);
-      return new LeaseBackend(new Database(pool, redacted), false, table, createTable,
+      listenProperties.putAll(withLogin);
+      PgListener.Opener unpooled = () -> driver.connect(login.url(), listenProperties);
+      return new LeaseBackend(db, false, table, createTable,
           serverTimeout ? Duration.ZERO : queryTimeout, unpooled, pool);
     }
+  }
+
+  private static BackendUnavailableException unreachable(String redacted, Throwable cause) {
+    return new BackendUnavailableException(String.format("cannot connect to database %s: %s",
+        redacted, Database.oneLine(cause)), cause);
+  }
+
+  /**
+   * The driver's own connect and login timeouts, in its own units: PostgreSQL's in whole seconds,
+   * MariaDB's and MySQL's in milliseconds. H2 has none per connection (and refuses properties it
+   * does not know); its socket connect timeout is the system property h2.socketConnectTimeout.
+   */
+  static Properties driverTimeouts(String url, Duration connectTimeout) {
+    Properties p = new Properties();
+    if (url.startsWith("jdbc:postgresql:")) {
+      String seconds = Long.toString((connectTimeout.toMillis() + 999) / 1000);
+      p.setProperty("connectTimeout", seconds);
+      p.setProperty("loginTimeout", seconds);
+    } else if (url.startsWith("jdbc:mariadb:") || url.startsWith("jdbc:mysql:")) {
+      p.setProperty("connectTimeout", Long.toString(connectTimeout.toMillis()));
+    }
+    return p;
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.dlock.jdbc;
 import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.Urls;
@@ -28,12 +29,15 @@ import org.slf4j.LoggerFactory;
  * the race with a release that ran in between; it then sleeps until the holder's expiry unless
  * its inbox is woken first. A release clears the row and dequeues the oldest live waiter in one
  * transaction; the grant statement of a woken waiter waits on the row lock of a release still in
- * flight, so no wake-up is lost between the two.
+ * flight, so no wake-up is lost between the two. A table found missing is made again (see
+ * {@link #remake}).
  */
 final class LeaseBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(LeaseBackend.class);
   /** How long a waiter sleeps between polls while its inbox cannot be reached. */
   static final Duration DEGRADED_POLL = Duration.ofMillis(250);
+  /** How long closing waits for the database to drop this client's places in the queue. */
+  private static final long CLOSE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
   private final Database db;
   private final boolean describeFromDatabase;
@@ -88,6 +92,22 @@ final class LeaseBackend implements LockBackend {
     }
     dialect = d;
     inbox = in;
+    db.remakeTablesWith(c -> remake(c, d, in, context));
+  }
+
+  /**
+   * Makes the tables again, as start did, when work finds them gone: the database was restored
+   * empty, or a new one answers at the same address. The grants this client holds went with the
+   * rows, so the engine is told to re-check its leases at once (their renewal finds them gone and
+   * reports them lost), and this client's waiters, whose places in the queue went too, try again
+   * and queue anew.
+   */
+  private void remake(Connection c, Dialect d, Inbox in, BackendContext context) throws SQLException {
+    log.warn("dlock: the lock table '{}' of {} is missing; making it again. Every lease held in it"
+        + " is lost", table, describe());
+    Schema.prepare(c, d, createTable);
+    context.reconnected("the lock table '" + table + "' was missing and has been made again");
+    in.wakeAll();
   }
 
   @Override
@@ -233,10 +253,13 @@ final class LeaseBackend implements LockBackend {
     if (in != null) {
       in.close();
       try {
-        db.run("leave the waiter queue", c -> {
-          d.leaveAll(c, in.id);
-          return null;
-        });
+        // Bounded: releases skip these rows soon anyway, and a close must not wait out a dead server.
+        if (waiters.everArmed()) {
+          CallTimeout.within(CLOSE_NANOS, () -> db.run("leave the waiter queue", c -> {
+            d.leaveAll(c, in.id);
+            return null;
+          }));
+        }
       } catch (RuntimeException e) {
         log.warn("dlock: could not remove the queued waiters of {}; releases skip them after {}: {}",
             describe(), Inbox.LIVE, e.getMessage());

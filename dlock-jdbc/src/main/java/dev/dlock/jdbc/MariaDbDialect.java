@@ -22,9 +22,11 @@ import java.util.Set;
  * either: waking the next waiter deletes its queue row, which that client's inbox poller notices.
  */
 final class MariaDbDialect extends Dialect {
+  private static final String MICROS = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))";
+
   private static final String GRANT = """
       UPDATE {table}
-      SET token = LAST_INSERT_ID(token + 1), owner = ?,
+      SET token = LAST_INSERT_ID(GREATEST(token + 1, {micros})), owner = ?,
           expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, acquired_at = UTC_TIMESTAMP(6)
       WHERE name = ? AND (owner IS NULL OR expires_at <= UTC_TIMESTAMP(6))""";
 
@@ -32,13 +34,14 @@ final class MariaDbDialect extends Dialect {
 
   private static final String HAND_OFF = """
       UPDATE {table}
-      SET token = LAST_INSERT_ID(token + 1), owner = ?,
+      SET token = LAST_INSERT_ID(GREATEST(token + 1, {micros})), owner = ?,
           expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, acquired_at = UTC_TIMESTAMP(6)
       WHERE name = ? AND owner = ? AND token = ? AND expires_at > UTC_TIMESTAMP(6)""";
 
   private static final String INSERT = """
       INSERT INTO {table} (name, owner, token, expires_at, acquired_at)
-      VALUES (?, ?, 1, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, UTC_TIMESTAMP(6))""";
+      VALUES (?, ?, LAST_INSERT_ID({micros}), UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND,
+              UTC_TIMESTAMP(6))""";
 
   private static final String HOLDER = """
       SELECT owner, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at)
@@ -107,6 +110,11 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
+  String clockMicros() {
+    return MICROS;
+  }
+
+  @Override
   String timestampType() {
     return "DATETIME";
   }
@@ -127,13 +135,14 @@ final class MariaDbDialect extends Dialect {
         return newToken(c, ps);
       }
     }
-    // Held, or a name never used: a first grant creates the row with token 1.
-    try (PreparedStatement ps = prepare(c, insert)) {
+    // Held, or a name never used (or whose row was lost): a first grant creates the row.
+    try (PreparedStatement ps = c.prepareStatement(insert, Statement.RETURN_GENERATED_KEYS)) {
+      ps.setQueryTimeout(timeoutSeconds());
       ps.setString(1, name);
       ps.setString(2, owner);
       ps.setLong(3, leaseMicros);
       ps.executeUpdate();
-      return 1L;
+      return newToken(c, ps);
     } catch (SQLException e) {
       if (isDuplicateKey(e)) {
         return null;
@@ -150,7 +159,7 @@ final class MariaDbDialect extends Dialect {
     }
   }
 
-  /** The token an UPDATE that set LAST_INSERT_ID(token + 1) on one row gave that row. */
+  /** The token a statement that set LAST_INSERT_ID(token) on one row gave that row. */
   private Long newToken(Connection c, PreparedStatement ps) throws SQLException {
     // The OK packet carries LAST_INSERT_ID(expr) as the generated key: no second round trip.
     try (ResultSet keys = ps.getGeneratedKeys()) {

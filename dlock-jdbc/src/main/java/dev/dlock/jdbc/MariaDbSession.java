@@ -10,18 +10,19 @@ import java.sql.SQLException;
  * waiting callers are queued by the server, and it is freed when the connection ends. Its name
  * space is the whole server (not one database) and holds at most 64 chars, so longer lock names
  * are replaced by "dlock#" and 58 hex digits of their SHA-256; the wait is GET_LOCK's own
- * timeout, in fractional seconds. The token is bumped in auto-commit while the lock is held.
+ * timeout, in fractional seconds. The token is bumped in auto-commit while the lock is held, never
+ * below the database clock in microseconds (see {@link Dialect}).
  */
 final class MariaDbSession extends SessionDialect {
   private static final String LOCK = "SELECT GET_LOCK(?, ?)";
   private static final String UNLOCK = "SELECT RELEASE_LOCK(?)";
   private static final String BUMP = """
-      INSERT INTO {table} (name, token) VALUES (?, 1)
-      ON DUPLICATE KEY UPDATE token = token + 1""";
+      INSERT INTO {table} (name, token) VALUES (?, {micros})
+      ON DUPLICATE KEY UPDATE token = GREATEST(token + 1, {micros})""";
   private static final String TOKEN = "SELECT token FROM {table} WHERE name = ?";
 
-  MariaDbSession(String table, int timeoutSeconds) {
-    super(table, timeoutSeconds);
+  MariaDbSession(Dialect lease) {
+    super(lease);
   }
 
   @Override

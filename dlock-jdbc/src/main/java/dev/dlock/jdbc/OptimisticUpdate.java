@@ -55,7 +55,7 @@ public final class OptimisticUpdate {
   private final long maxPauseNanos;
 
   private OptimisticUpdate(Builder b) {
-    this.db = new Database(b.dataSource, "DataSource " + b.dataSource.getClass().getName());
+    this.db = new Database(b.dataSource, "DataSource " + b.dataSource.getClass().getName(), Duration.ZERO);
     this.table = b.table;
     this.select = String.format("SELECT %s, %s FROM %s WHERE %s = ?", b.valueColumn, b.versionColumn,
         b.table, b.keyColumn);

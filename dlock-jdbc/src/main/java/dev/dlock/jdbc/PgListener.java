@@ -17,6 +17,8 @@ import org.postgresql.PGNotification;
 final class PgListener extends Inbox {
   private static final int READ_MILLIS = 250;
   private static final long PING_NANOS = TimeUnit.SECONDS.toNanos(10);
+  /** Any read but the wait for notifications (which sets its own): a paused server breaks the session. */
+  private static final int READ_LIMIT_MILLIS = 10_000;
 
   /** Opens a new connection outside any pool. */
   interface Opener {
@@ -26,6 +28,7 @@ final class PgListener extends Inbox {
   private final Opener opener;
   private final PostgresDialect dialect;
   private volatile Connection connection;
+  private volatile int ownReadTimeout;
   private long lastUse = System.nanoTime();
 
   PgListener(Opener opener, PostgresDialect dialect, Waiters waiters, Consumer<String> released,
@@ -40,6 +43,8 @@ final class PgListener extends Inbox {
     Connection c = opener.open();
     try {
       c.setAutoCommit(true);
+      ownReadTimeout = c.getNetworkTimeout();
+      c.setNetworkTimeout(Runnable::run, READ_LIMIT_MILLIS);
       try (Statement s = c.createStatement()) {
         s.execute(PostgresDialect.listenSql(id));
       }
@@ -71,9 +76,17 @@ final class PgListener extends Inbox {
     }
   }
 
+  /**
+   * Also wakes every waiter when rows are missing: a release that dequeued one sends its notice
+   * with the delete, but rows lost with a re-made table send none, and a waiter that believes
+   * itself queued never queues again. A waiter woken for nothing just retries and keeps its place.
+   */
   @Override
   void beat() throws SQLException {
-    dialect.heartbeat(connection, id, PURGE.toNanos() / 1000);
+    int armed = waiters.snapshot().size();
+    if (dialect.heartbeat(connection, id, PURGE.toNanos() / 1000) < armed) {
+      wakeAll();
+    }
     lastUse = System.nanoTime();
   }
 
@@ -101,8 +114,14 @@ final class PgListener extends Inbox {
     close(c);
   }
 
-  private static void close(Connection c) {
+  /** Closes {@code c}, with the read timeout it came with, should it go back to a pool. */
+  private void close(Connection c) {
     if (c != null) {
+      try {
+        c.setNetworkTimeout(Runnable::run, ownReadTimeout);
+      } catch (SQLException | RuntimeException e) {
+        // Broken: its pool drops it.
+      }
       try {
         c.close();
       } catch (SQLException | RuntimeException e) {

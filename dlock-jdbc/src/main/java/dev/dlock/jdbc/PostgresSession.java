@@ -11,7 +11,8 @@ import java.sql.SQLException;
  * SHA-256 over the table and the lock name, so two names collide with odds of about n²/2⁶⁵ (for a
  * million names, one in 3.7·10⁷); a collision makes two names exclude each other, never breaks
  * exclusion. A wait runs in a short transaction whose {@code lock_timeout} (local to it) bounds
- * it; the lock outlives the transaction. The token is bumped in auto-commit while the lock is held.
+ * it; the lock outlives the transaction. The token is bumped in auto-commit while the lock is held,
+ * never below the database clock in microseconds (see {@link Dialect}).
  */
 final class PostgresSession extends SessionDialect {
   private static final String TRY_LOCK = "SELECT pg_try_advisory_lock(?)";
@@ -19,13 +20,14 @@ final class PostgresSession extends SessionDialect {
   private static final String LOCK = "SELECT pg_advisory_lock(?)";
   private static final String UNLOCK = "SELECT pg_advisory_unlock(?)";
   private static final String BUMP = """
-      INSERT INTO {table} AS l (name, token) VALUES (?, 1)
-      ON CONFLICT (name) DO UPDATE SET token = l.token + 1 RETURNING l.token""";
+      INSERT INTO {table} AS l (name, token) VALUES (?, {micros})
+      ON CONFLICT (name) DO UPDATE SET token = GREATEST(l.token + 1, EXCLUDED.token)
+      RETURNING l.token""";
   /** lock_not_available, the error of a lock_timeout. */
   private static final String LOCK_NOT_AVAILABLE = "55P03";
 
-  PostgresSession(String table, int timeoutSeconds) {
-    super(table, timeoutSeconds);
+  PostgresSession(Dialect lease) {
+    super(lease);
   }
 
   @Override

@@ -100,6 +100,7 @@ final class Schema {
             + " create the tables with dev/dlock/jdbc/%s:%n%s", missing, d.schemaResource(),
             String.join(";\n", createStatements(d))));
       }
+      SQLException failed = null;
       for (String statement : createStatements(d)) {
         try (Statement s = c.createStatement()) {
           s.execute(statement);
@@ -108,13 +109,19 @@ final class Schema {
             throw e;
           }
           // Another client may have created it at the same moment; the probe below decides.
+          if (failed == null) {
+            failed = e;
+          } else {
+            failed.addSuppressed(e);
+          }
         }
       }
       locks = columns(c, d.table);
       waiters = columns(c, d.waitersTable());
       if (locks == null || waiters == null) {
         throw new LockException(String.format("table '%s' does not exist and could not be created"
-            + " with dev/dlock/jdbc/%s", locks == null ? d.table : d.waitersTable(), d.schemaResource()));
+            + " with dev/dlock/jdbc/%s: %s", locks == null ? d.table : d.waitersTable(),
+            d.schemaResource(), failed == null ? "no error" : Database.oneLine(failed)), failed);
       }
     }
     Column name = require(d, d.table, locks, "name", Kind.TEXT, 1);

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * files when interrupted), so the caller waits on the helper's future instead; on an interrupt it
  * cancels the statement through {@link SessionDialect.Cancel}, again every 50 ms in case the cancel
  * came before the statement reached the server, until the helper has finished, and only then
- * throws, so the caller can undo what the helper did.
+ * throws, so the caller can undo what the helper did. The wait for the helper needs no bound of
+ * its own: the server ends its wait before the caller's deadline, and the connection's network
+ * timeout ends a read from a server that stopped answering.
  */
 final class ServerWait implements AutoCloseable {
   /** Blocking JDBC work. */

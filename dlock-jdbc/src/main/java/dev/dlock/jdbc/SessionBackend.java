@@ -2,11 +2,13 @@ package dev.dlock.jdbc;
 
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
+import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.Urls;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -15,7 +17,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,14 +30,15 @@ import org.slf4j.LoggerFactory;
  */
 final class SessionBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(SessionBackend.class);
-  /** How long renewal waits for one pinned connection to answer. */
-  private static final int ALIVE_SECONDS = 2;
+  /** How long renewal waits for one pinned connection to answer, unless its deadline is nearer. */
+  private static final long ALIVE_NANOS = TimeUnit.SECONDS.toNanos(2);
+  /** How much sooner than the caller's deadline a wait at the server ends, for its answer to travel. */
+  private static final long ANSWER_MILLIS = 100;
 
   /** A connection holding the lock of one grant. Used by one thread at a time (synchronized). */
-  private record Pinned(Grant grant, Connection connection) {}
+  private record Pinned(Grant grant, Database.Borrowed borrowed) {}
 
   private final Database db;
-  private final DataSource dataSource;
   private final boolean describeFromDatabase;
   private final String table;
   private final boolean createTable;
@@ -45,13 +47,13 @@ final class SessionBackend implements LockBackend {
   private final Map<String, Pinned> pinned = new ConcurrentHashMap<>();
   private final ServerWait wait = new ServerWait();
   private volatile SessionDialect dialect;
+  private volatile Dialect leaseDialect;
   private volatile int maxNameLength = 255;
   private volatile boolean closed;
 
-  SessionBackend(Database db, DataSource dataSource, boolean describeFromDatabase, String table,
+  SessionBackend(Database db, boolean describeFromDatabase, String table,
       boolean createTable, Duration queryTimeout, AutoCloseable pool) {
     this.db = db;
-    this.dataSource = dataSource;
     this.describeFromDatabase = describeFromDatabase;
     this.table = table;
     this.createTable = createTable;
@@ -69,6 +71,7 @@ final class SessionBackend implements LockBackend {
       maxNameLength = Schema.prepare(c, found, createTable);
       SessionDialect session = SessionDialect.of(found);
       session.prepare(c);
+      leaseDialect = found;
       return session;
     });
   }
@@ -81,24 +84,49 @@ final class SessionBackend implements LockBackend {
   @Override
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     SessionDialect d = dialect();
-    Connection c = borrow("acquire lock '" + name + "'");
+    String what = "acquire lock '" + name + "'";
     try {
-      return take(d, c, name, owner, 0, new SessionDialect.Cancel());
+      try {
+        return take(d, borrow(what), name, owner, 0, new SessionDialect.Cancel());
+      } catch (SQLException e) {
+        remakeIfMissing(what, e);
+        return take(d, borrow(what), name, owner, 0, new SessionDialect.Cancel());
+      }
     } catch (SQLException e) {
-      throw db.failure("acquire lock '" + name + "'", e);
+      throw db.failure(what, e);
     }
   }
 
   @Override
   public Attempt acquireWaiting(String name, String owner, Duration leaseTime, Duration maxWait)
       throws InterruptedException {
-    SessionDialect d = dialect();
+    dialect();
     long millis = Math.max(1, Math.min(maxWait.toMillis(), TimeUnit.HOURS.toMillis(1)));
-    String what = "wait for lock '" + name + "'";
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted before waiting for lock '" + name + "'");
     }
-    Connection c;
+    String what = "wait for lock '" + name + "'";
+    try {
+      try {
+        return waitFor(what, name, owner, millis);
+      } catch (SQLException e) {
+        remakeIfMissing(what, e);
+        return waitFor(what, name, owner, millis);
+      }
+    } catch (SQLException e) {
+      throw db.failure(what, e);
+    }
+  }
+
+  /**
+   * One wait at the server on a borrowed connection. Its reads may last as long as the wait plus
+   * the read timeout, unless the caller's deadline is nearer; then the server waits that much less
+   * than the deadline allows, so its answer still arrives in time.
+   */
+  private Attempt waitFor(String what, String name, String owner, long millis)
+      throws SQLException, InterruptedException {
+    SessionDialect d = dialect();
+    Database.Borrowed c;
     try {
       c = borrow(what);
     } catch (RuntimeException e) {
@@ -107,13 +135,20 @@ final class SessionBackend implements LockBackend {
       }
       throw e;
     }
+    long readNanos = CallTimeout.boundNanos(TimeUnit.MILLISECONDS.toNanos(millis) + db.readNanos());
+    long serverMillis =
+        Math.max(1, Math.min(millis, TimeUnit.NANOSECONDS.toMillis(readNanos) - ANSWER_MILLIS));
+    try {
+      db.limitReads(c.connection(), readNanos);
+    } catch (SQLException e) {
+      c.closeQuietly(e);
+      throw e;
+    }
     SessionDialect.Cancel cancel = new SessionDialect.Cancel();
     try {
-      return wait.run(() -> take(d, c, name, owner, millis, cancel), cancel);
-    } catch (SQLException e) {
-      throw db.failure(what, e);
+      return wait.run(() -> take(d, c, name, owner, serverMillis, cancel), cancel);
     } catch (RejectedExecutionException e) {
-      closeQuietly(c, e);
+      c.closeQuietly(e);
       throw new IllegalStateException("backend " + describe() + " is closed", e);
     } catch (InterruptedException e) {
       cancel(name, owner); // the wait may have been granted just before the cancel landed
@@ -121,16 +156,40 @@ final class SessionBackend implements LockBackend {
     }
   }
 
-  /** Takes the lock on {@code c}; pins {@code c} on success, else returns it to the pool. */
-  private Attempt take(SessionDialect d, Connection c, String name, String owner, long millis,
+  /**
+   * Makes the table (and H2's token sequence) again, as start did, if {@code e} says it is
+   * missing, so the caller can try once more; else throws {@code e} as dlock's exception. A held
+   * session lock lives in its connection, not in the table, so no holder loses it by this.
+   */
+  private void remakeIfMissing(String what, SQLException e) {
+    if (!Dialect.isMissingTable(e)) {
+      throw db.failure(what, e);
+    }
+    log.warn("dlock: the lock table '{}' of {} is missing; making it again", table, describe());
+    try {
+      db.run("make the lock table '" + table + "' again", c -> {
+        Schema.prepare(c, leaseDialect, createTable);
+        dialect().prepare(c);
+        return null;
+      });
+    } catch (RuntimeException again) {
+      again.addSuppressed(e);
+      throw again;
+    }
+  }
+
+  /** Takes the lock on {@code b}; pins {@code b} on success, else returns it to the pool. */
+  private Attempt take(SessionDialect d, Database.Borrowed b, String name, String owner, long millis,
       SessionDialect.Cancel cancel) throws SQLException {
     long token;
+    Connection c = b.connection();
     try {
       if (!d.lock(c, name, millis, cancel)) {
-        c.close();
+        b.close();
         return Attempt.held(Duration.ZERO, null);
       }
       try {
+        db.limitReads(c, CallTimeout.boundNanos(db.readNanos()));
         token = d.nextToken(c, name);
       } catch (SQLException e) {
         try {
@@ -141,11 +200,11 @@ final class SessionBackend implements LockBackend {
         throw e;
       }
     } catch (SQLException | RuntimeException e) {
-      closeQuietly(c, e);
+      b.closeQuietly(e);
       throw e;
     }
     Grant g = new Grant(name, owner, token);
-    pinned.put(owner, new Pinned(g, c));
+    pinned.put(owner, new Pinned(g, b));
     return Attempt.granted(token);
   }
 
@@ -157,17 +216,25 @@ final class SessionBackend implements LockBackend {
       if (p == null || !p.grant().equals(g) || !alive(p)) {
         lost.add(g);
         if (p != null && p.grant().equals(g) && pinned.remove(g.owner(), p)) {
-          closeQuietly(p.connection(), null);
+          p.borrowed().closeQuietly(null);
         }
       }
     }
     return lost;
   }
 
-  private static boolean alive(Pinned p) {
+  /**
+   * A round trip on the pinned connection, within the renewal's deadline. Not isValid: drivers
+   * bound it in whole seconds of their own choosing. A connection that fails or times out is
+   * broken, and the server frees its lock once it notices.
+   */
+  private boolean alive(Pinned p) {
     synchronized (p) {
-      try {
-        return p.connection().isValid(ALIVE_SECONDS);
+      Connection c = p.borrowed().connection();
+      try (Statement s = c.createStatement()) {
+        db.limitReads(c, CallTimeout.boundNanos(ALIVE_NANOS));
+        s.execute("SELECT 1");
+        return true;
       } catch (SQLException e) {
         return false;
       }
@@ -187,13 +254,14 @@ final class SessionBackend implements LockBackend {
   private boolean unpin(Pinned p) {
     SessionDialect d = dialect();
     synchronized (p) {
-      Connection c = p.connection();
+      Connection c = p.borrowed().connection();
       try {
+        db.limitReads(c, CallTimeout.boundNanos(db.readNanos()));
         boolean held = d.unlock(c, p.grant().name());
-        c.close();
+        p.borrowed().close();
         return held;
       } catch (SQLException e) {
-        closeQuietly(c, e);
+        p.borrowed().closeQuietly(e);
         if (Database.isUnavailable(e) || isClosed(c)) {
           return false; // the connection died, and its lock with it
         }
@@ -229,7 +297,7 @@ final class SessionBackend implements LockBackend {
     wait.close();
     for (Pinned p : pinned.values()) {
       if (pinned.remove(p.grant().owner(), p)) {
-        closeQuietly(p.connection(), null); // the server frees the lock with the session
+        p.borrowed().closeQuietly(null); // the server frees the lock with the session
       }
     }
     if (pool != null) {
@@ -241,13 +309,18 @@ final class SessionBackend implements LockBackend {
     }
   }
 
-  private Connection borrow(String what) {
+  private Database.Borrowed borrow(String what) {
     try {
-      Connection c = dataSource.getConnection();
-      if (!c.getAutoCommit()) {
-        c.setAutoCommit(true);
+      Database.Borrowed b = db.borrow();
+      try {
+        if (!b.connection().getAutoCommit()) {
+          b.connection().setAutoCommit(true);
+        }
+      } catch (SQLException e) {
+        b.closeQuietly(e);
+        throw e;
       }
-      return c;
+      return b;
     } catch (SQLException e) {
       throw db.failure(what, e);
     }
@@ -258,16 +331,6 @@ final class SessionBackend implements LockBackend {
       return c.isClosed();
     } catch (SQLException e) {
       return true;
-    }
-  }
-
-  private static void closeQuietly(Connection c, Throwable cause) {
-    try {
-      c.close();
-    } catch (SQLException | RuntimeException e) {
-      if (cause != null) {
-        cause.addSuppressed(e);
-      }
     }
   }
 

@@ -57,21 +57,24 @@ abstract class SessionDialect {
 
   final String table;
   final int timeoutSeconds;
+  /** The lease dialect's clock in microseconds, which tokens never fall below (see {@link Dialect}). */
+  final String clockMicros;
 
-  SessionDialect(String table, int timeoutSeconds) {
-    this.table = table;
-    this.timeoutSeconds = timeoutSeconds;
+  SessionDialect(Dialect lease) {
+    this.table = lease.table;
+    this.timeoutSeconds = lease.timeoutSeconds();
+    this.clockMicros = lease.clockMicros();
   }
 
   /** The session dialect of the database whose lease dialect is {@code d}. */
   static SessionDialect of(Dialect d) {
     if (d instanceof PostgresDialect) {
-      return new PostgresSession(d.table, d.timeoutSeconds());
+      return new PostgresSession(d);
     }
     if (d instanceof MariaDbDialect) {
-      return new MariaDbSession(d.table, d.timeoutSeconds());
+      return new MariaDbSession(d);
     }
-    return new H2Session(d.table, d.timeoutSeconds());
+    return new H2Session(d);
   }
 
   /** Runs once at start, on a borrowed connection, to create what the dialect needs. */
@@ -92,7 +95,7 @@ abstract class SessionDialect {
   // ---- helpers
 
   final PreparedStatement prepare(Connection c, String template) throws SQLException {
-    PreparedStatement ps = c.prepareStatement(template.replace("{table}", table));
+    PreparedStatement ps = c.prepareStatement(sql(template));
     ps.setQueryTimeout(timeoutSeconds);
     return ps;
   }
@@ -100,9 +103,13 @@ abstract class SessionDialect {
   /** A blocking statement: no client-side timeout, since the server bounds the wait itself. */
   final PreparedStatement prepareBlocking(Connection c, String template, Cancel cancel)
       throws SQLException {
-    PreparedStatement ps = c.prepareStatement(template.replace("{table}", table));
+    PreparedStatement ps = c.prepareStatement(sql(template));
     cancel.running(ps);
     return ps;
+  }
+
+  final String sql(String template) {
+    return template.replace("{table}", table).replace("{micros}", clockMicros);
   }
 
   static Boolean queryBoolean(PreparedStatement ps) throws SQLException {

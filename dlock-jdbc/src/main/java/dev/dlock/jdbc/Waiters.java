@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Waiters {
   private final ConcurrentHashMap<String, String> nameByOwner = new ConcurrentHashMap<>();
   private volatile long lastArmedNanos = System.nanoTime();
+  private volatile boolean everArmed;
 
   boolean isArmed(String owner) {
     return nameByOwner.containsKey(owner);
@@ -23,6 +24,12 @@ final class Waiters {
   void armed(String name, String owner) {
     nameByOwner.put(owner, name);
     lastArmedNanos = System.nanoTime();
+    everArmed = true;
+  }
+
+  /** Whether this client ever took a place in the queue, so closing has rows to delete. */
+  boolean everArmed() {
+    return everArmed;
   }
 
   /** Forgets the owner's place; true if it had one, which only one caller ever sees. */

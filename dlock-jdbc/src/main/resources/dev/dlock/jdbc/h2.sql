@@ -2,8 +2,9 @@
 -- dlock creates them when absent; run this yourself when the application may not create tables,
 -- replacing dlock_locks everywhere if you configured another table name.
 --
--- dlock_locks: one row per lock name. Rows are never deleted: a released lock keeps its row
--- (owner and expiry cleared) so that its fencing token keeps growing. Expiry is decided with the
+-- dlock_locks: one row per lock name. A released lock keeps its row (owner and expiry cleared).
+-- A fencing token is the larger of the row's last token + 1 and the database clock in
+-- microseconds, so tokens keep growing even if rows are lost. Expiry is decided with the
 -- database clock, CURRENT_TIMESTAMP, a TIMESTAMP WITH TIME ZONE.
 CREATE TABLE IF NOT EXISTS dlock_locks (
   name        VARCHAR(255) NOT NULL PRIMARY KEY,

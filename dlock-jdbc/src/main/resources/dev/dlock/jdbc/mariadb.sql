@@ -2,8 +2,9 @@
 -- dlock creates them when absent; run this yourself when the application may not create tables,
 -- replacing dlock_locks everywhere if you configured another table name.
 --
--- dlock_locks: one row per lock name. Rows are never deleted: a released lock keeps its row
--- (owner and expiry cleared) so that its fencing token keeps growing. Times are the server's
+-- dlock_locks: one row per lock name. A released lock keeps its row (owner and expiry cleared).
+-- A fencing token is the larger of the row's last token + 1 and the database clock in
+-- microseconds, so tokens keep growing even if rows are lost. Times are the server's
 -- UTC_TIMESTAMP(6) stored as DATETIME(6), so no client's session time zone matters. Names compare
 -- byte for byte: no case folding, no trailing-space padding.
 CREATE TABLE IF NOT EXISTS dlock_locks (

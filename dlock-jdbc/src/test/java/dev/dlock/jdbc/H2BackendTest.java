@@ -1,5 +1,10 @@
 package dev.dlock.jdbc;
 
+import static dev.dlock.jdbc.TestDatabase.SECRET;
+
+import java.util.List;
+import javax.sql.DataSource;
+import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -29,6 +34,28 @@ class H2BackendTest extends LeaseBackendCases {
   @Override
   String timestampType() {
     return "TIMESTAMP(6) WITH TIME ZONE";
+  }
+
+  @Override
+  List<String> workingSecretUrls() {
+    return List.of(database.passwordUrl());
+  }
+
+  @Override
+  List<String> failingSecretUrls() throws Exception {
+    String closed = "127.0.0.1:" + TestDatabase.closedPort();
+    return List.of(database.url() + ";USER=app;PASSWORD=" + SECRET + "-wrong",
+        "jdbc:h2:mem:nosuchdb;IFEXISTS=TRUE;USER=app;PASSWORD=" + SECRET,
+        "jdbc:h2:tcp://" + closed + "/mem:x;USER=app;PASSWORD=" + SECRET,
+        "jdbc:h2:tcp://app:" + SECRET + "@" + closed + "/mem:x");
+  }
+
+  @Override
+  DataSource secretDataSource(boolean works) {
+    JdbcDataSource ds = database.dataSource();
+    ds.setUser("app");
+    ds.setPassword(works ? SECRET : SECRET + "-wrong");
+    return ds;
   }
 
 }

@@ -1,7 +1,6 @@
 package dev.dlock.jdbc;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
 
 /** A named in-memory H2 database, kept while the JVM lives, shared by every client that opens it. */

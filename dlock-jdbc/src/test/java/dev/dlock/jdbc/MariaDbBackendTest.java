@@ -1,7 +1,12 @@
 package dev.dlock.jdbc;
 
+import static dev.dlock.jdbc.TestDatabase.SECRET;
+
+import java.util.List;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.mariadb.jdbc.MariaDbDataSource;
 
 class MariaDbBackendTest extends LeaseBackendCases {
   private static MariaDbServer server;
@@ -29,6 +34,29 @@ class MariaDbBackendTest extends LeaseBackendCases {
   @Override
   String timestampType() {
     return "DATETIME(6)";
+  }
+
+  @Override
+  List<String> workingSecretUrls() {
+    String at = "127.0.0.1:" + server.port() + "/dlock";
+    return List.of(server.passwordUrl(), "jdbc:mariadb://app:" + SECRET + "@" + at,
+        "jdbc:mysql://" + at + "?permitMysqlScheme&user=app&password=" + SECRET);
+  }
+
+  /** No wrong password: the test server runs without grant checks. */
+  @Override
+  List<String> failingSecretUrls() throws Exception {
+    String closed = "127.0.0.1:" + TestDatabase.closedPort();
+    return List.of("jdbc:mariadb://" + closed + "/dlock?user=app&password=" + SECRET,
+        "jdbc:mariadb://app:" + SECRET + "@" + closed + "/dlock",
+        "jdbc:mysql://" + closed + "/dlock?permitMysqlScheme&user=app&password=" + SECRET,
+        "jdbc:mariadb://127.0.0.1:" + server.port() + "/nosuchdb?user=app&password=" + SECRET);
+  }
+
+  @Override
+  DataSource secretDataSource(boolean works) throws Exception {
+    int port = works ? server.port() : TestDatabase.closedPort();
+    return new MariaDbDataSource("jdbc:mariadb://127.0.0.1:" + port + "/dlock?user=app&password=" + SECRET);
   }
 
 }

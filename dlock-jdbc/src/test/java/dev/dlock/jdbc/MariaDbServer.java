@@ -46,6 +46,10 @@ final class MariaDbServer implements TestDatabase {
     return new MariaDbServer(db, port);
   }
 
+  int port() {
+    return port;
+  }
+
   @Override
   public String url() {
     return "jdbc:mariadb://127.0.0.1:" + port + "/" + DATABASE + "?user=root";

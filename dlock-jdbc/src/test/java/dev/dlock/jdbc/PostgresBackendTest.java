@@ -2,17 +2,22 @@ package dev.dlock.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static dev.dlock.jdbc.TestDatabase.SECRET;
+
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 class PostgresBackendTest extends LeaseBackendCases {
   private static PostgresServer server;
@@ -20,6 +25,7 @@ class PostgresBackendTest extends LeaseBackendCases {
   @BeforeAll
   static void startServer() throws Exception {
     server = PostgresServer.start();
+    server.requirePassword("app", SECRET);
   }
 
   @AfterAll
@@ -42,13 +48,42 @@ class PostgresBackendTest extends LeaseBackendCases {
     return "TIMESTAMPTZ";
   }
 
+  @Override
+  List<String> workingSecretUrls() {
+    String at = "127.0.0.1:" + server.port() + "/postgres";
+    return List.of(server.passwordUrl(), "jdbc:postgresql://" + at + "?user=app&password=" + SECRET,
+        "jdbc:postgresql://app:" + SECRET + "@" + at);
+  }
+
+  @Override
+  List<String> failingSecretUrls() throws Exception {
+    String closed = "127.0.0.1:" + TestDatabase.closedPort();
+    String open = "127.0.0.1:" + server.port();
+    return List.of("jdbc:postgresql://" + closed + "/postgres?user=app&password=" + SECRET,
+        "jdbc:postgresql://app:" + SECRET + "@" + closed + "/postgres",
+        "jdbc:postgresql://" + open + "/nosuchdb?user=app&password=" + SECRET,
+        "jdbc:postgresql://" + open + "/postgres?user=app&password=" + SECRET + "-wrong",
+        "jdbc:postgresql://app:" + SECRET + "-wrong@" + open + "/postgres");
+  }
+
+  @Override
+  DataSource secretDataSource(boolean works) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(new String[] {"127.0.0.1"});
+    ds.setPortNumbers(new int[] {server.port()});
+    ds.setDatabaseName("postgres");
+    ds.setUser("app");
+    ds.setPassword(works ? SECRET : SECRET + "-wrong");
+    return ds;
+  }
+
   /** {@link Database#run} against a real deadlock, whose victim each side's deadlock_timeout picks. */
   @Test
   void workChosenAsADeadlockVictimIsRunAgain() throws Exception {
     server.execute("CREATE TABLE retry_rows (id INT PRIMARY KEY, v INT NOT NULL)",
         "INSERT INTO retry_rows VALUES (1, 0), (2, 0)");
     DataSource ds = server.dataSource();
-    Database db = new Database(ds, "test database");
+    Database db = new Database(ds, "test database", Duration.ofSeconds(30));
     AtomicInteger attempts = new AtomicInteger();
     CountDownLatch holdsRow2 = new CountDownLatch(1);
     try (Connection other = ds.getConnection()) {

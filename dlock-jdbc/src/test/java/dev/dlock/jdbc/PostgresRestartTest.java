@@ -3,10 +3,14 @@ package dev.dlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
+import dev.dlock.spi.CallTimeout;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.testkit.RecordingContext;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -86,6 +90,35 @@ class PostgresRestartTest {
       assertThat(other.lock("restart").tryAcquire()).isEmpty();
       lease.close();
       assertThat(other.lock("restart").tryAcquire()).hasValueSatisfying(Lease::close);
+    }
+  }
+
+  /**
+   * Once the server is down its port has nobody listening: an acquire bounded to 2 s, as the
+   * engine bounds one with a 2 s wait, fails by then, as BackendUnavailableException naming the
+   * server, though the pool would wait 20 s for a new connection.
+   */
+  @Test
+  void anAcquireAgainstAStoppedServerEndsByItsDeadline() throws Exception {
+    LockBackend backend = JdbcLockBackend.builder().url(url()).connectTimeout(Duration.ofSeconds(20)).build();
+    try {
+      backend.start(new RecordingContext("a"));
+      assertThat(backend.tryAcquire("stopped", "a:1", Duration.ofSeconds(30), false).isGranted()).isTrue();
+      pg.close();
+      pg = null;
+      // The first call may meet the pooled connection the stop broke, and fail at once; the
+      // second must wait for a new one.
+      for (int call = 1; call <= 2; call++) {
+        String name = "stopped-" + call;
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> CallTimeout.within(Duration.ofSeconds(2).toNanos(),
+                () -> backend.tryAcquire(name, "a:2", Duration.ofSeconds(30), true)))
+            .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(url())
+            .hasMessageContaining("'" + name + "'");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("call %d", call).isLessThan(Duration.ofSeconds(3));
+      }
+    } finally {
+      backend.close();
     }
   }
 

@@ -152,6 +152,39 @@ abstract class SessionLockCases {
   }
 
   @Test
+  void tokensKeepRisingAfterTheLockRowIsDeleted() throws Exception {
+    String name = name();
+    DistributedLock lock = client(PATIENCE).lock(name);
+    long first;
+    try (Lease l = lock.acquire(PATIENCE)) {
+      first = l.token();
+    }
+    db().forget(name);
+    try (Lease l = lock.acquire(PATIENCE)) {
+      assertThat(l.token()).as("the token after the row was deleted").isGreaterThan(first);
+    }
+  }
+
+  /** The database comes back empty (tables and H2's sequence gone): the client makes them again. */
+  @Test
+  void aTableDroppedWhileRunningIsMadeAgain() throws Exception {
+    String name = name();
+    LockClient client = client(PATIENCE);
+    long first;
+    try (Lease l = client.lock(name).acquire(PATIENCE)) {
+      first = l.token();
+    }
+    db().execute("DROP TABLE dlock_locks_waiters", "DROP TABLE dlock_locks",
+        "DROP SEQUENCE IF EXISTS dlock_locks_token_seq");
+    try (Lease l = client.lock(name).tryAcquire().orElseThrow()) {
+      assertThat(l.token()).as("the token after the tables were made again").isGreaterThan(first);
+    }
+    try (Lease l = client.lock(name()).acquire(PATIENCE)) {
+      assertThat(l.token()).isGreaterThan(first);
+    }
+  }
+
+  @Test
   void interruptWhileWaitingAtTheServerThrowsAndLeavesTheLockFree() throws Exception {
     String name = name();
     DistributedLock a = client(PATIENCE).lock(name);

@@ -1,6 +1,10 @@
 package dev.dlock.jdbc;
 
+import java.io.IOException;
+import java.net.ServerSocket;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
@@ -24,6 +28,33 @@ interface TestDatabase {
 
   /** Stops the server. */
   void close() throws Exception;
+
+  /** The first column of the first row of {@code sql}, as text. */
+  default String query(String sql) throws SQLException {
+    try (Connection c = dataSource().getConnection(); Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery(sql)) {
+      return rs.next() ? rs.getString(1) : null;
+    }
+  }
+
+  /** A loopback port nothing listens on (it was free a moment ago). */
+  static int closedPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Deletes the rows of lock {@code name} from dlock's default tables, as a database that lost them would. */
+  default void forget(String name) throws SQLException {
+    try (Connection c = dataSource().getConnection()) {
+      for (String table : new String[] {"dlock_locks_waiters", "dlock_locks"}) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE name = ?")) {
+          ps.setString(1, name);
+          ps.executeUpdate();
+        }
+      }
+    }
+  }
 
   /** Runs SQL as the test's own connection. */
   default void execute(String... statements) throws SQLException {
