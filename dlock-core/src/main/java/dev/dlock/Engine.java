@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 final class Engine implements LockClient, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final long RELEASE_RETRY_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+  private static final long RELEASE_RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(8);
 
   final LockBackend backend;
   final Ticker ticker;
@@ -258,13 +260,34 @@ final class Engine implements LockClient, Abandonable {
     }
   }
 
-  /** A grant whose deadline passed: released at the server in the background, owner-checked. */
+  /**
+   * A grant whose deadline passed: released at the server in the background, owner-checked, and
+   * tried again while the server cannot be reached, since a server that comes back may still keep
+   * it (a ZooKeeper session that revives keeps its node) while its holder was told it is gone.
+   */
   void releaseExpired(Grant grant) {
-    if (abandoned) {
+    releaseExpired(grant, RELEASE_RETRY_FIRST_NANOS);
+  }
+
+  private void releaseExpired(Grant grant, long retryNanos) {
+    if (abandoned || closed) {
       return;
     }
     try {
-      cleanup.execute(() -> releaseQuietly(grant));
+      cleanup.execute(() -> {
+        try {
+          backend.release(grant);
+        } catch (RuntimeException e) {
+          log.debug("dlock: releasing expired lock '{}' of {} failed; trying again in {}", grant.name(),
+              grant.owner(), Durations.formatNanos(retryNanos), e);
+          try {
+            scheduler.schedule(() -> releaseExpired(grant, Math.min(RELEASE_RETRY_MAX_NANOS, retryNanos * 2)),
+                retryNanos, TimeUnit.NANOSECONDS);
+          } catch (RejectedExecutionException closing) {
+            // The client is closing.
+          }
+        }
+      });
     } catch (RejectedExecutionException closing) {
       // The client is closing and releases what it holds.
     }

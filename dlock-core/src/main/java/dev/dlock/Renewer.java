@@ -42,6 +42,7 @@ final class Renewer {
   // A session's timeout may change when a new session negotiates another; the client lease never does.
   private volatile Duration serverLease;
   private volatile long serverLeaseNanos;
+  private final long leaseNanos;
   private final boolean sessionBound;
   private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean roundQueued = new AtomicBoolean();
@@ -66,16 +67,20 @@ final class Renewer {
     this.sessionBound = sessionLease != null;
     this.serverLease = sessionBound ? sessionLease : leaseTime;
     this.serverLeaseNanos = serverLease.toNanos();
+    this.leaseNanos = leaseTime.toNanos();
     tick();
   }
 
-  /** A round every third of the server's lease, as that lease is now. */
+  /**
+   * A round every third of the lease: the server's as it is now, or the client's lease time if
+   * that is shorter (a session that outlasts it is still checked as often as the client asked).
+   */
   private void tick() {
     try {
       timers.schedule(() -> {
         trigger(false);
         tick();
-      }, Math.max(1, serverLeaseNanos / 3), TimeUnit.NANOSECONDS);
+      }, Math.max(1, Math.min(leaseNanos, serverLeaseNanos) / 3), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closing) {
       // The client is closing: no more rounds.
     }

@@ -80,6 +80,18 @@ class LossDeadlineTest {
   }
 
   @Test
+  void theReleaseOfAnExpiredLeaseIsTriedAgainWhileTheServerIsAway() throws Exception {
+    StallingBackend stalling = backend();
+    LockClient a = client(stalling, Duration.ofSeconds(30));
+    stalling.failReleases.set(3);
+    Lease lease = a.lock("job", Duration.ofMillis(300)).acquire();
+    lease.lost().toCompletableFuture().get(SLACK.toMillis(), TimeUnit.MILLISECONDS);
+    Grant released = stalling.released.poll(SLACK.multipliedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(released).as("the release that went through on the fourth try").isNotNull();
+    assertThat(released.token()).isEqualTo(lease.token());
+  }
+
+  @Test
   void aReconnectReChecksEveryLeaseAtOnceAndKeepsFixedLeasesEnds() throws Exception {
     StallingBackend stalling = backend();
     LockClient a = client(stalling, Duration.ofSeconds(30));

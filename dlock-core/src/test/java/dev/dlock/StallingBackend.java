@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The in-memory backend with calls that can hang, as calls to a frozen server do: a stalled call
@@ -27,6 +28,8 @@ class StallingBackend implements LockBackend {
   volatile boolean stallAcquire;
   volatile boolean stallCancel;
   volatile boolean ignoreBound;
+  /** How many releases to fail before they go through. */
+  final AtomicInteger failReleases = new AtomicInteger();
   final CountDownLatch unstall = new CountDownLatch(1);
   final CountDownLatch renewStalled = new CountDownLatch(1);
   final ConcurrentLinkedQueue<Duration> acquireBounds = new ConcurrentLinkedQueue<>();
@@ -83,6 +86,9 @@ class StallingBackend implements LockBackend {
 
   @Override
   public boolean release(Grant grant) {
+    if (failReleases.getAndDecrement() > 0) {
+      throw new BackendUnavailableException("release of " + grant + " refused: the server is away");
+    }
     released.add(grant);
     return delegate.release(grant);
   }

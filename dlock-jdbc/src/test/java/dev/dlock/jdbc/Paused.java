@@ -1,9 +1,8 @@
 package dev.dlock.jdbc;
 
-import java.io.IOException;
+import dev.dlock.testkit.Signals;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A server process and its children stopped with SIGSTOP, as a long GC pause or a frozen VM would
@@ -18,17 +17,17 @@ final class Paused implements AutoCloseable {
   }
 
   /** Stops {@code pid} first, so it cannot start new children, then every child it has. */
-  static Paused pause(long pid) throws IOException, InterruptedException {
+  static Paused pause(long pid) {
     List<Long> pids = new ArrayList<>();
     pids.add(pid);
-    signal("-STOP", pids);
+    signal("STOP", pids);
     List<Long> children = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("no process " + pid))
         .children().map(ProcessHandle::pid).toList();
     Paused paused = new Paused(new ArrayList<>(pids));
     paused.pids.addAll(children);
     try {
-      signal("-STOP", children);
-    } catch (IOException | RuntimeException e) {
+      signal("STOP", children);
+    } catch (RuntimeException e) {
       paused.close();
       throw e;
     }
@@ -36,19 +35,13 @@ final class Paused implements AutoCloseable {
   }
 
   @Override
-  public void close() throws IOException, InterruptedException {
-    signal("-CONT", pids);
+  public void close() {
+    signal("CONT", pids);
   }
 
-  private static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {
-    if (pids.isEmpty()) {
-      return;
-    }
-    List<String> command = new ArrayList<>(List.of("kill", signal));
-    pids.forEach(p -> command.add(Long.toString(p)));
-    Process kill = new ProcessBuilder(command).inheritIO().start();
-    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-      throw new IOException("'" + String.join(" ", command) + "' failed");
+  private static void signal(String signal, List<Long> pids) {
+    for (long pid : pids) {
+      Signals.send(signal, pid);
     }
   }
 }

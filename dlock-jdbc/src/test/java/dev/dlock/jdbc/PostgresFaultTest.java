@@ -71,7 +71,7 @@ class PostgresFaultTest {
   private static <T> T within(Duration limit, Supplier<T> call) {
     long start = System.nanoTime();
     try {
-      return CallTimeout.within(limit.toNanos(), call);
+      return CallTimeout.within(limit.toNanos(), call::get);
     } finally {
       assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time taken").isLessThan(limit.plus(SLACK));
     }

@@ -3,16 +3,8 @@ package dev.dlock.jdbc;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LossDeadlineSuite;
-import dev.dlock.testkit.Signals;
 import java.net.InetSocketAddress;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -23,7 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 class PostgresLossDeadlineTest extends LossDeadlineSuite {
   private static PostgresServer server;
   private static String directUrl;
-  private final List<Long> paused = new ArrayList<>();
+  private Paused paused;
 
   @BeforeAll
   static void start() throws Exception {
@@ -59,26 +51,12 @@ class PostgresLossDeadlineTest extends LossDeadlineSuite {
 
   /** Stops the postmaster and every process it started, as one long pause of the whole server. */
   @Override
-  protected void pauseServer() throws SQLException {
-    long backend;
-    try (Connection c = server.dataSource().getConnection(); Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
-      rs.next();
-      backend = rs.getLong(1);
-    }
-    ProcessHandle postmaster = ProcessHandle.of(backend).flatMap(ProcessHandle::parent)
-        .orElseThrow(() -> new AssertionError("no postmaster above backend " + backend));
-    Stream.concat(Stream.of(postmaster), postmaster.descendants()).forEach(p -> {
-      Signals.send("STOP", p.pid());
-      paused.add(p.pid());
-    });
+  protected void pauseServer() throws Exception {
+    paused = Paused.pause(server.postmasterPid());
   }
 
   @Override
-  protected void resumeServer() {
-    for (long pid : paused) {
-      Signals.send("CONT", pid);
-    }
-    paused.clear();
+  protected void resumeServer() throws Exception {
+    paused.close();
   }
 }

@@ -203,8 +203,10 @@ public abstract class LossDeadlineSuite {
       assertThat(Duration.ofNanos(lost - faultAt)).as("the %s holder heard of its loss within a lease of"
           + " the fault", r.lease).isLessThanOrEqualTo(r.lease.plus(slack()));
       assertThat(r.held.isValid()).as("the %s lease after its loss", r.lease).isFalse();
-      assertThat(r.held.validUntilNanos()).as("the %s lease's deadline had passed when it was lost", r.lease)
-          .isLessThanOrEqualTo(lost);
+      // A backend may learn of the loss sooner (a suspended session); the deadline is the latest.
+      assertThat(Duration.ofNanos(lost - r.held.validUntilNanos()))
+          .as("how long after the %s lease's deadline its loss was told", r.lease)
+          .isLessThan(Duration.ofMillis(500));
       assertThat(r.tokenAfter.get()).as("the token after the %s holder", r.lease).isGreaterThan(r.held.token());
     }
   }
