@@ -261,15 +261,16 @@ final class Engine implements LockClient, Abandonable {
   }
 
   /**
-   * A grant whose deadline passed: released at the server in the background, owner-checked, and
-   * tried again while the server cannot be reached, since a server that comes back may still keep
-   * it (a ZooKeeper session that revives keeps its node) while its holder was told it is gone.
+   * A grant whose holder was told it is lost (its deadline passed, or the backend gave up on its
+   * session): released at the server in the background, owner-checked, and tried again while the
+   * server cannot be reached, since a server that comes back may still keep it (a ZooKeeper
+   * session that revives keeps its node) while its holder believes it gone.
    */
-  void releaseExpired(Grant grant) {
-    releaseExpired(grant, RELEASE_RETRY_FIRST_NANOS);
+  void releaseLost(Grant grant) {
+    releaseLost(grant, RELEASE_RETRY_FIRST_NANOS);
   }
 
-  private void releaseExpired(Grant grant, long retryNanos) {
+  private void releaseLost(Grant grant, long retryNanos) {
     if (abandoned || closed) {
       return;
     }
@@ -278,10 +279,10 @@ final class Engine implements LockClient, Abandonable {
         try {
           backend.release(grant);
         } catch (RuntimeException e) {
-          log.debug("dlock: releasing expired lock '{}' of {} failed; trying again in {}", grant.name(),
+          log.debug("dlock: releasing lost lock '{}' of {} failed; trying again in {}", grant.name(),
               grant.owner(), Durations.formatNanos(retryNanos), e);
           try {
-            scheduler.schedule(() -> releaseExpired(grant, Math.min(RELEASE_RETRY_MAX_NANOS, retryNanos * 2)),
+            scheduler.schedule(() -> releaseLost(grant, Math.min(RELEASE_RETRY_MAX_NANOS, retryNanos * 2)),
                 retryNanos, TimeUnit.NANOSECONDS);
           } catch (RejectedExecutionException closing) {
             // The client is closing.
@@ -590,8 +591,8 @@ final class Engine implements LockClient, Abandonable {
         return;
       }
       for (Hold h : st.holds()) {
-        if (h.grant.equals(grant)) {
-          h.markLost(lostException(h, reason), false);
+        if (h.grant.equals(grant) && h.markLost(lostException(h, reason), false)) {
+          releaseLost(grant); // a session the backend gave up on may yet come back with the grant
         }
       }
     }

@@ -172,7 +172,7 @@ final class Hold {
     if (markLost(engine.lostException(this,
         (renewed ? "the lease ran out before a renewal succeeded" : "the lease ran out")
             + engine.renewalFailureSuffix()), false)) {
-      engine.releaseExpired(grant);
+      engine.releaseLost(grant);
     }
     return true;
   }

@@ -164,13 +164,26 @@ final class QueueNodes {
     if (c.node == null && !c.uncertain) {
       return;
     }
+    // Not given up after a while: a session that outlives the outage (a paused server that comes
+    // back in time) keeps the node, and with it the lock, for as long as this client lives.
     Thread t = new Thread(() -> {
-      try {
-        delete(c, session.sessionTimeout().plus(session.url.connectTimeout()));
-      } catch (RuntimeException e) {
-        if (!session.isClosed()) {
-          log.warn("dlock: could not delete node {} of lock '{}' on {}; it goes when its session ends",
-              c.node, c.name, session.url.redacted(), e);
+      boolean warned = false;
+      while (!session.isClosed()) {
+        try {
+          delete(c, session.sessionTimeout().plus(session.url.connectTimeout()));
+          return;
+        } catch (BackendUnavailableException e) {
+          if (!warned && !session.isClosed()) {
+            warned = true;
+            log.warn("dlock: could not delete node {} of lock '{}' on {} yet; trying until it is deleted or"
+                + " its session ends", c.node, c.name, session.url.redacted(), e);
+          }
+        } catch (RuntimeException e) {
+          if (!session.isClosed()) {
+            log.warn("dlock: could not delete node {} of lock '{}' on {}; it goes when its session ends",
+                c.node, c.name, session.url.redacted(), e);
+          }
+          return;
         }
       }
     }, "dlock-zookeeper-leave");
