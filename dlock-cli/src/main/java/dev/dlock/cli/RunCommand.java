@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
@@ -17,7 +18,6 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import sun.misc.Signal;
 
 /**
  * {@code dlock run}: holds a lock while a command runs. The command inherits stdin, stdout and
@@ -77,7 +77,7 @@ final class RunCommand implements Callable<Integer> {
   private final Object starting = new Object();
   private Thread main;
   private Supervisor supervisor;
-  private Signal early;
+  private Signals.Received early;
 
   @Override
   public Integer call() throws Exception {
@@ -91,11 +91,11 @@ final class RunCommand implements Callable<Integer> {
     try {
       return lockAndRun(err);
     } catch (InterruptedException | RuntimeException e) {
-      Signal signal = earlySignal();
+      Signals.Received signal = earlySignal();
       if (signal == null) {
         throw e;
       }
-      return ExitCodes.signalled(signal.getNumber());
+      return ExitCodes.signalled(signal.number());
     }
   }
 
@@ -122,7 +122,7 @@ final class RunCommand implements Callable<Integer> {
     synchronized (starting) {
       if (early != null) {
         Thread.interrupted(); // the interrupt was for the wait, which is over; the release must not see it
-        return ExitCodes.signalled(early.getNumber());
+        return ExitCodes.signalled(early.number());
       }
       try {
         supervisor = new Supervisor(ProcessGroup.start(command), killAfter);
@@ -139,17 +139,18 @@ final class RunCommand implements Callable<Integer> {
     });
     int status = running.await();
     LeaseLostException loss = lost.get();
+    Optional<String> killed = running.killNote();
     if (loss != null) {
       err.println("dlock: the lease on '" + name + "' was lost, so the command was stopped"
-          + (running.killed() ? " (SIGKILL: it was still running " + killAfter.toMillis() + " ms after SIGTERM)" : "")
-          + ": " + loss.getMessage());
+          + killed.map(note -> " (" + note + ")").orElse("") + ": " + loss.getMessage());
       return ExitCodes.LOST;
     }
+    killed.ifPresent(note -> err.println("dlock: '" + command.get(0) + "' was told to stop, and " + note));
     return status;
   }
 
   /** A forwarded signal: stops the command if it runs, else ends the wait for the lock. */
-  private void signalled(Signal signal) {
+  private void signalled(Signals.Received signal) {
     Supervisor running;
     synchronized (starting) {
       running = supervisor;
@@ -161,10 +162,10 @@ final class RunCommand implements Callable<Integer> {
         return;
       }
     }
-    stop(running, signal.getName(), spec.commandLine().getErr());
+    stop(running, signal.name(), spec.commandLine().getErr());
   }
 
-  private Signal earlySignal() {
+  private Signals.Received earlySignal() {
     synchronized (starting) {
       return supervisor == null ? early : null;
     }

@@ -23,11 +23,14 @@ final class Signals {
 
   private Signals() {}
 
+  /** A signal by name (TERM) and number (15). */
+  record Received(String name, int number) {}
+
   /** From now on, each forwarded signal calls {@code handler}, on a thread of its own, instead of exiting. */
-  static void take(Consumer<Signal> handler) {
+  static void take(Consumer<Received> handler) {
     for (String name : FORWARDED) {
       try {
-        Signal.handle(new Signal(name), handler::accept);
+        Signal.handle(new Signal(name), s -> handler.accept(new Received(s.getName(), s.getNumber())));
       } catch (IllegalArgumentException unavailable) {
         // Unknown on this OS, or reserved by the JVM: it keeps its default action.
       }

@@ -3,6 +3,7 @@ package dev.dlock.cli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -24,6 +25,7 @@ final class Supervisor {
   private final ProcessGroup group;
   private final Duration killAfter;
   private final AtomicBoolean stopping = new AtomicBoolean();
+  private volatile String firstSignal;
   private final CompletableFuture<Boolean> killed = new CompletableFuture<>();
 
   Supervisor(ProcessGroup group, Duration killAfter) {
@@ -45,6 +47,7 @@ final class Supervisor {
       return;
     }
     if (stopping.compareAndSet(false, true)) {
+      firstSignal = signal;
       CompletableFuture.delayedExecutor(killAfter.toNanos(), TimeUnit.NANOSECONDS).execute(this::killLeftovers);
     }
   }
@@ -64,9 +67,15 @@ final class Supervisor {
     }
   }
 
-  /** True once SIGKILL was sent because the group outlived the grace period. */
-  boolean killed() {
-    return killed.getNow(false);
+  /**
+   * Once SIGKILL was sent because the group outlived the grace period, a note that says so, such
+   * as "it was still running 1000 ms after SIGTERM, so its group got SIGKILL"; else empty.
+   */
+  Optional<String> killNote() {
+    return killed.getNow(false)
+        ? Optional.of("it was still running " + killAfter.toMillis() + " ms after SIG" + firstSignal
+            + ", so its group got SIGKILL")
+        : Optional.empty();
   }
 
   /**

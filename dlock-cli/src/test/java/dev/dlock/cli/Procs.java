@@ -30,6 +30,17 @@ final class Procs {
     return Optional.of(new Proc(pid, f[0], Long.parseLong(f[2]), Long.parseLong(f[3])));
   }
 
+  /**
+   * SIGKILL to process {@code pid} and to what is left of the group it leads, if any, so that a
+   * failing test leaves nothing running.
+   */
+  static void kill(long pid) throws IOException, InterruptedException {
+    if (!livingInGroup(pid).isEmpty()) {
+      new ProcessBuilder("kill", "-s", "KILL", "--", "-" + pid).inheritIO().start().waitFor();
+    }
+    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+  }
+
   /** The processes of group {@code pgid} that are alive: zombies, which have ended, left out. */
   static List<Proc> livingInGroup(long pgid) {
     List<Proc> living = new ArrayList<>();

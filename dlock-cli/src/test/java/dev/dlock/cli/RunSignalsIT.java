@@ -6,8 +6,11 @@ import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,11 +41,20 @@ class RunSignalsIT {
   private static LockClient other;
 
   @TempDir Path home;
+  /** The commands' processes, killed with their groups after each test in case dlock left them running. */
+  private final List<Long> commands = new ArrayList<>();
 
   @BeforeAll
   static void startRedis() throws Exception {
     redis = new TestServers.Redis();
     other = LockClient.builder().url(redis.url()).build();
+  }
+
+  @AfterEach
+  void killLeftovers() throws Exception {
+    for (long pid : commands) {
+      Procs.kill(pid);
+    }
   }
 
   @AfterAll
@@ -101,6 +113,8 @@ class RunSignalsIT {
       assertThat(Duration.ofNanos(System.nanoTime() - sent)).as("SIGKILL came after --kill-after")
           .isBetween(Duration.ofMillis(900), Duration.ofSeconds(20));
       assertThat(Procs.livingInGroup(command)).isEmpty();
+      assertThat(run.errLines()).filteredOn(l -> l.startsWith("dlock:")).singleElement().asString()
+          .contains("'sh'", "1000 ms after SIGTERM", "SIGKILL");
       assertFreeAtOnce("stubborn");
     }
   }
@@ -120,12 +134,36 @@ class RunSignalsIT {
           .isBetween(Duration.ofMillis(800), Duration.ofSeconds(20));
       assertThat(Procs.livingInGroup(command)).isEmpty();
       assertThat(run.errLines()).filteredOn(l -> l.startsWith("dlock:")).singleElement().asString()
-          .contains("'lost'", "lost", "SIGKILL");
+          .contains("'lost'", "lost", "1000 ms after SIGTERM", "SIGKILL", "no longer held");
     }
   }
 
-  private static long pidIn(String line) {
-    return Long.parseLong(line.substring(line.indexOf(' ') + 1).trim());
+  /** The pid after the first space of {@code line}, noted for the clean-up after the test. */
+  @Test
+  void aSignalWhileWaitingForTheLockEndsTheWaitAndTheCommandNeverStarts() throws Exception {
+    try (Lease holder = other.lock("waited").acquire();
+        CliProcess run = CliProcess.start(home, "run", "--url", redis.url(), "--name", "waited",
+            "--", "sh", "-c", "echo started")) {
+      // Nothing dlock prints says it waits; the server's queue for the lock does.
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (redis.queued("waited") == 0) {
+        assertThat(run.process.isAlive()).as("dlock waits; stderr: %s", run.err).isTrue();
+        assertThat(System.nanoTime() - deadline).as("dlock queued within 30 s").isNegative();
+        Thread.sleep(20);
+      }
+      run.signal("INT");
+      assertThat(run.exitCode()).as("stderr: %s", run.err).isEqualTo(128 + 2);
+      assertThat(run.outLines()).isEmpty();
+      assertThat(holder.isValid()).isTrue();
+      // dlock left the queue as it exited, rather than being dropped from it when its place lapsed.
+      assertThat(redis.queued("waited")).isZero();
+    }
+  }
+
+  private long pidIn(String line) {
+    long pid = Long.parseLong(line.substring(line.indexOf(' ') + 1).trim());
+    commands.add(pid);
+    return pid;
   }
 
   /** Another client takes the lock without waiting: dlock released it rather than let it expire. */

@@ -3,6 +3,7 @@ package dev.dlock.cli;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,12 +49,21 @@ final class TestServers {
 
     /** Deletes {@code key} at the server, as an operator or a lost write would. */
     long delete(String key) {
+      return admin().del(key);
+    }
+
+    /** How many owners wait in the queue of lock {@code name} (a sorted set, see dlock-redis's acquire.lua). */
+    long queued(String name) {
+      return admin().zcard("dlock:{" + name + "}:queue");
+    }
+
+    private RedisCommands<String, String> admin() {
       if (connection == null) {
         admin = RedisClient.create(RedisURI.builder().withHost("127.0.0.1").withPort(port)
             .withTimeout(Duration.ofSeconds(5)).build());
         connection = admin.connect();
       }
-      return connection.sync().del(key);
+      return connection.sync();
     }
 
     @Override
