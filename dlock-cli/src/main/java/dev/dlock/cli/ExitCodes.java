@@ -13,5 +13,12 @@ final class ExitCodes {
   /** The command could not be started. */
   static final int CANNOT_RUN = 127;
 
+  private static final int SIGNALLED = 128;
+
+  /** What a shell reports for a process that signal {@code number} ended. */
+  static int signalled(int number) {
+    return SIGNALLED + number;
+  }
+
   private ExitCodes() {}
 }

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code dlock} command. Failures print one line naming what failed, never a stack trace:
- * users read it in a terminal or a cron mail.
+ * users read it in a terminal or a cron mail. A bad argument gets that line and a pointer to
+ * --help rather than the whole usage text, which would bury the line.
  */
 @Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0",
     description = "Distributed locks from the command line.",
@@ -34,7 +35,12 @@ public final class Main {
       }
       return e instanceof LockException ? ExitCodes.UNAVAILABLE : 1;
     });
-    cli.setExitCodeExceptionMapper(e -> ExitCodes.USAGE);
+    cli.setParameterExceptionHandler((e, given) -> {
+      CommandLine failed = e.getCommandLine();
+      failed.getErr().println("dlock: " + oneLine(e));
+      failed.getErr().println("Try '" + failed.getCommandSpec().qualifiedName() + " --help' for more.");
+      return ExitCodes.USAGE;
+    });
     return cli.execute(args);
   }
 

@@ -21,7 +21,7 @@ final class StatusCommand implements Callable<Integer> {
   @Option(names = "--url", description = "Lock backend URL (default: embedded H2 in ~/.dlock).")
   String url;
 
-  @Parameters(arity = "0..1", paramLabel = "NAME", description = "One lock name; all held locks if omitted.")
+  @Parameters(arity = "0..1", paramLabel = "NAME", converter = Converters.Name.class, description = "One lock name; all held locks if omitted.")
   String name;
 
   @Override

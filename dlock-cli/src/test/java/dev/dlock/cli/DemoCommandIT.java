@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code dlock demo} as a user runs it: real worker JVMs over an embedded H2 database. */
-class DemoCommandTest {
+class DemoCommandIT {
   @TempDir Path home;
 
   @Test
