@@ -3,7 +3,6 @@ package dev.dlock;
 import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
-import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
@@ -13,15 +12,8 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -38,8 +30,6 @@ import org.slf4j.LoggerFactory;
 final class Engine implements LockClient, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
   private static final SecureRandom RANDOM = new SecureRandom();
-  private static final long RELEASE_RETRY_FIRST_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-  private static final long RELEASE_RETRY_MAX_NANOS = TimeUnit.SECONDS.toNanos(8);
 
   final LockBackend backend;
   final Ticker ticker;
@@ -52,10 +42,10 @@ final class Engine implements LockClient, Abandonable {
   private final ConcurrentHashMap<Object, NameState> names = new ConcurrentHashMap<>();
   private final AtomicLong ownerSeq = new AtomicLong();
   private final ScheduledThreadPoolExecutor scheduler;
-  // Renewal rounds, and best-effort clean-up (cancels, releases of lost grants): each on a thread of
-  // its own, so a hung server call delays neither the deadlines on the timer thread nor each other.
+  // Renewal rounds and background clean-up each on a thread of their own, so a hung server call
+  // delays neither the deadlines on the timer thread nor each other.
   private final ThreadPoolExecutor rounds;
-  private final ThreadPoolExecutor cleanup;
+  private final Cleanup cleanup;
   private final Renewer renewer;
   private final AtomicBoolean shutdown = new AtomicBoolean();
   private final boolean handsOff;
@@ -75,8 +65,8 @@ final class Engine implements LockClient, Abandonable {
       return t;
     });
     scheduler.setRemoveOnCancelPolicy(true);
-    this.rounds = worker("renew");
-    this.cleanup = worker("cleanup");
+    this.rounds = Cleanup.thread("dlock-renew-" + id);
+    this.cleanup = new Cleanup(backend, scheduler, Cleanup.thread("dlock-cleanup-" + id));
     try {
       backend.start(new Context());
       this.maxNameLength = backend.maxNameLength();
@@ -90,21 +80,10 @@ final class Engine implements LockClient, Abandonable {
     }
   }
 
-  /** A single thread that ends when idle, so an idle client keeps no thread for it. */
-  private ThreadPoolExecutor worker(String role) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-      Thread t = new Thread(r, "dlock-" + role + "-" + id);
-      t.setDaemon(true);
-      return t;
-    });
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
-  }
-
   private void stopThreads() {
     scheduler.shutdownNow();
     rounds.shutdownNow();
-    cleanup.shutdownNow();
+    cleanup.stop();
   }
 
   // 128 bits: an owner id names who may renew and release a grant, so it must not be guessable.
@@ -215,7 +194,7 @@ final class Engine implements LockClient, Abandonable {
     if (closed) {
       h.state.remove(h);
       h.endAll();
-      releaseQuietly(h.grant);
+      cleanup.releaseNow(h.grant);
       throw closedException(h.name());
     }
     renewer.add(h);
@@ -228,69 +207,18 @@ final class Engine implements LockClient, Abandonable {
 
   /**
    * Withdraws a wait at the backend off the caller's thread, so a dead server does not hold up a
-   * caller whose deadline passed; a healthy server's answer is waited for a moment, so the queue
-   * entry is gone before the caller moves on. An entry whose cancel is lost expires by itself.
+   * caller whose deadline passed. Nothing is sent for an abandoned (crashed) client.
    */
   void cancelQuietly(String name, String owner) {
-    if (abandoned) {
-      return;
-    }
-    Future<?> done;
-    try {
-      done = cleanup.submit(() -> {
-        try {
-          backend.cancel(name, owner);
-        } catch (RuntimeException e) {
-          log.warn("dlock: could not cancel the wait of {} for lock '{}'", owner, name, e);
-        }
-      });
-    } catch (RejectedExecutionException closing) {
-      return;
-    }
-    awaitBriefly(done);
-  }
-
-  private static void awaitBriefly(Future<?> done) {
-    try {
-      done.get(CallTimeout.MINIMUM.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // an interrupted caller does not wait; the cancel goes on
-    } catch (ExecutionException | TimeoutException | CancellationException e) {
-      // Logged by the task, or still under way in the background.
+    if (!abandoned) {
+      cleanup.cancel(name, owner);
     }
   }
 
-  /**
-   * A grant whose holder was told it is lost (its deadline passed, or the backend gave up on its
-   * session): released at the server in the background, owner-checked, and tried again while the
-   * server cannot be reached, since a server that comes back may still keep it (a ZooKeeper
-   * session that revives keeps its node) while its holder believes it gone.
-   */
+  /** A grant whose holder was told it is lost: released at the server in the background. */
   void releaseLost(Grant grant) {
-    releaseLost(grant, RELEASE_RETRY_FIRST_NANOS);
-  }
-
-  private void releaseLost(Grant grant, long retryNanos) {
-    if (abandoned || closed) {
-      return;
-    }
-    try {
-      cleanup.execute(() -> {
-        try {
-          backend.release(grant);
-        } catch (RuntimeException e) {
-          log.debug("dlock: releasing lost lock '{}' of {} failed; trying again in {}", grant.name(),
-              grant.owner(), Durations.formatNanos(retryNanos), e);
-          try {
-            scheduler.schedule(() -> releaseLost(grant, Math.min(RELEASE_RETRY_MAX_NANOS, retryNanos * 2)),
-                retryNanos, TimeUnit.NANOSECONDS);
-          } catch (RejectedExecutionException closing) {
-            // The client is closing.
-          }
-        }
-      });
-    } catch (RejectedExecutionException closing) {
-      // The client is closing and releases what it holds.
+    if (!abandoned && !closed) {
+      cleanup.releaseLost(grant);
     }
   }
 
@@ -404,7 +332,7 @@ final class Engine implements LockClient, Abandonable {
     NameState.Handed left = st.handOver(
         new NameState.Handed(h.spec, new Grant(h.name(), owner, a.token(), LockKind.EXCLUSIVE), a, sentAt));
     if (left != null) {
-      releaseQuietly(left.grant()); // its taker gave up or the client closed meanwhile
+      cleanup.releaseNow(left.grant()); // its taker gave up or the client closed meanwhile
     }
     return true;
   }
@@ -457,15 +385,6 @@ final class Engine implements LockClient, Abandonable {
     }
   }
 
-  private void releaseQuietly(Grant grant) {
-    try {
-      backend.release(grant);
-    } catch (RuntimeException e) {
-      log.warn("dlock: could not release lock '{}' of {}; it expires by its lease", grant.name(),
-          grant.owner(), e);
-    }
-  }
-
   static long saturatedNanos(Duration d) {
     try {
       return d.toNanos();
@@ -507,7 +426,7 @@ final class Engine implements LockClient, Abandonable {
     for (NameState st : names.values()) {
       NameState.Handed untaken = st.close();
       if (untaken != null && release) {
-        releaseQuietly(untaken.grant());
+        cleanup.releaseNow(untaken.grant());
       }
       for (Hold h : st.holds()) {
         if (!h.endAll()) {
@@ -519,7 +438,7 @@ final class Engine implements LockClient, Abandonable {
             + " client %s was %s", h.name(), h.grant.token(), h.grant.owner(), id,
             release ? "closed" : "abandoned")), true);
         if (release) {
-          releaseQuietly(h.grant);
+          cleanup.releaseNow(h.grant);
         }
       }
     }
