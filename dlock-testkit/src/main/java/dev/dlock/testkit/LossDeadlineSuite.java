@@ -197,6 +197,9 @@ public abstract class LossDeadlineSuite {
     for (Round r : rounds) {
       long granted = r.grantedAt.get(Math.max(0, faultAt + patience - System.nanoTime()), TimeUnit.NANOSECONDS);
       long lost = r.lostAt.getNow(0L);
+      System.out.printf("%s, lease %s: the holder was told %d ms after the fault, another client was"
+          + " granted %d ms after it%n", getClass().getSimpleName(), r.lease,
+          TimeUnit.NANOSECONDS.toMillis(lost - faultAt), TimeUnit.NANOSECONDS.toMillis(granted - faultAt));
       assertThat(lost).as("the %s holder was told it lost the lock by the time another client got it",
           r.lease).isNotZero();
       assertThat(lost).as("the %s holder's loss came before the next grant", r.lease).isLessThan(granted);
