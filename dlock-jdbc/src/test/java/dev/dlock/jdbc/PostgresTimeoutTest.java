@@ -42,7 +42,9 @@ class PostgresTimeoutTest {
         ps.executeQuery().close();
       }
       long start = System.nanoTime();
-      assertThatThrownBy(() -> client.lock("stuck").tryAcquire())
+      // A wait longer than the statement timeout, so the server's timer, not the caller's
+      // deadline, ends the statement (a zero wait would give the call only CallTimeout.MINIMUM).
+      assertThatThrownBy(() -> client.lock("stuck").tryAcquire(Duration.ofSeconds(10)))
           .isInstanceOf(LockException.class).hasMessageContaining("statement timeout");
       assertThat(Duration.ofNanos(System.nanoTime() - start))
           .isGreaterThanOrEqualTo(Duration.ofMillis(900)).isLessThan(Duration.ofSeconds(5));
