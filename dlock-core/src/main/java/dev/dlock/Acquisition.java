@@ -202,7 +202,7 @@ final class Acquisition {
     long leaseNanos = Engine.saturatedNanos(lease);
     long validity = Engine.saturatedNanos(a.validity().orElse(lease));
     Hold h = new Hold(engine, st, new Grant(name, owner, a.token(), spec.kind()), spec, sentAt,
-        engine.deadline(sentAt, validity), engine.deadline(sentAt, leaseNanos));
+        engine.deadline(sentAt, validity), Renewer.end(sentAt, leaseNanos));
     st.install(h);
     engine.track(h);
     engine.events.acquired(name, a.token(), Duration.ofNanos(engine.ticker.read() - start));

@@ -95,10 +95,17 @@ final class Renewer {
     return Math.min(leaseNanos / 2, leaseNanos / 100 + MIN_MARGIN_NANOS);
   }
 
-  /** The deadline of a grant sent at {@code sentAt} and kept by the server for {@code validityNanos}. */
+  /**
+   * The deadline of a grant sent at {@code sentAt} and kept by the server for {@code validityNanos},
+   * or less where the server's lease is a session.
+   */
   long deadline(long sentAt, long validityNanos) {
-    long v = sessionBound ? Math.min(validityNanos, serverLeaseNanos) : validityNanos;
-    return sentAt + v - margin(v);
+    return end(sentAt, sessionBound ? Math.min(validityNanos, serverLeaseNanos) : validityNanos);
+  }
+
+  /** The end of a lease of {@code leaseNanos} sent at {@code sentAt}, less the margin. */
+  static long end(long sentAt, long leaseNanos) {
+    return sentAt + leaseNanos - margin(leaseNanos);
   }
 
   /**

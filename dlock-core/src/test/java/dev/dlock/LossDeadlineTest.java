@@ -80,6 +80,20 @@ class LossDeadlineTest {
   }
 
   @Test
+  void aFixedLeaseLongerThanTheSessionLastsItsWholeLeaseWhileTheSessionIsRenewed() throws Exception {
+    StallingBackend stalling = backend();
+    stalling.sessionLease = Duration.ofMillis(600);
+    LockClient a = client(stalling, Duration.ofSeconds(30));
+    long start = System.nanoTime();
+    Lease lease = a.lock("job", Duration.ofSeconds(2)).acquire();
+    CompletableFuture<LeaseLostException> lost = lease.lost().toCompletableFuture();
+    lost.get(SLACK.toMillis(), TimeUnit.MILLISECONDS);
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("a fixed lease of 2 s on 600 ms sessions")
+        .isGreaterThan(Duration.ofMillis(1_900));
+    assertThat(stalling.renewLeases).as("the session was renewed meanwhile").isNotEmpty();
+  }
+
+  @Test
   void theReleaseOfAnExpiredLeaseIsTriedAgainWhileTheServerIsAway() throws Exception {
     StallingBackend stalling = backend();
     LockClient a = client(stalling, Duration.ofSeconds(30));

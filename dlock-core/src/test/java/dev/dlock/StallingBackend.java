@@ -37,6 +37,8 @@ class StallingBackend implements LockBackend {
   final LinkedBlockingQueue<Grant> released = new LinkedBlockingQueue<>();
   final LinkedBlockingQueue<Duration> renewLeases = new LinkedBlockingQueue<>();
   volatile BackendContext context;
+  /** The session lease to claim, if any. */
+  volatile Duration sessionLease;
 
   StallingBackend(LockBackend delegate) {
     this.delegate = delegate;
@@ -99,6 +101,11 @@ class StallingBackend implements LockBackend {
       stall("cancel");
     }
     delegate.cancel(name, owner);
+  }
+
+  @Override
+  public Optional<Duration> sessionLease() {
+    return Optional.ofNullable(sessionLease);
   }
 
   @Override
