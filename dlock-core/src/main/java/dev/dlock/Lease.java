@@ -29,7 +29,11 @@ public interface Lease extends AutoCloseable {
    */
   long token();
 
-  /** When the lease runs out unless renewed, in nanoseconds on the client's {@link Ticker}. */
+  /**
+   * When the lease runs out unless renewed, in nanoseconds on the client's {@link Ticker}: the send
+   * time of the last successful grant or renewal plus the lease, less a margin for clock drift (1%
+   * of the lease and 2 ms), so it comes before the server could let the lock go.
+   */
   long validUntilNanos();
 
   /** The time left before the lease runs out unless renewed; zero once it has. */
