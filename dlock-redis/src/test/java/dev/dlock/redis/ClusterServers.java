@@ -66,9 +66,36 @@ final class ClusterServers implements AutoCloseable {
           .shard("a", 1).shard("b", 1).shard("c", 1)
           .build();
       cluster.start();
-      return new ClusterServers(cluster);
+      ClusterServers started = new ClusterServers(cluster);
+      started.awaitEveryNodeOk();
+      return started;
     } catch (IOException e) {
       throw new UncheckedIOException("the Redis Cluster did not start", e);
+    }
+  }
+
+  /**
+   * The builder waits until one node reports {@code cluster_state:ok}; the others may still answer
+   * CLUSTERDOWN for a moment. Cluster state has no event to wait on, so this asks each node every
+   * 20 ms, for up to 30 s.
+   */
+  private void awaitEveryNodeOk() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    for (int port : ports()) {
+      RedisClient node = RedisClient.create(RedisURI.create("127.0.0.1", port));
+      try (var c = node.connect()) {
+        while (!c.sync().clusterInfo().contains("cluster_state:ok")) {
+          if (System.nanoTime() - deadline > 0) {
+            throw new IllegalStateException("node 127.0.0.1:" + port + " did not reach cluster_state:ok in 30 s");
+          }
+          Thread.sleep(20);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted waiting for the cluster", e);
+      } finally {
+        node.shutdown();
+      }
     }
   }
 
