@@ -6,7 +6,6 @@ import dev.dlock.spi.LockBackend;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -36,17 +35,6 @@ final class Cleanup {
     this.backend = backend;
     this.timers = timers;
     this.worker = worker;
-  }
-
-  /** A single daemon thread that ends when idle, so an idle client keeps no thread for it. */
-  static ThreadPoolExecutor thread(String name) {
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
-    pool.allowCoreThreadTimeOut(true);
-    return pool;
   }
 
   /**

@@ -12,8 +12,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -65,8 +67,8 @@ final class Engine implements LockClient, Abandonable {
       return t;
     });
     scheduler.setRemoveOnCancelPolicy(true);
-    this.rounds = Cleanup.thread("dlock-renew-" + id);
-    this.cleanup = new Cleanup(backend, scheduler, Cleanup.thread("dlock-cleanup-" + id));
+    this.rounds = idleEndingThread("dlock-renew-" + id);
+    this.cleanup = new Cleanup(backend, scheduler, idleEndingThread("dlock-cleanup-" + id));
     try {
       backend.start(new Context());
       this.maxNameLength = backend.maxNameLength();
@@ -78,6 +80,17 @@ final class Engine implements LockClient, Abandonable {
       closeQuietly(backend);
       throw e;
     }
+  }
+
+  /** A single daemon thread that ends when idle, so an idle client keeps no thread for it. */
+  private static ThreadPoolExecutor idleEndingThread(String name) {
+    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
   }
 
   private void stopThreads() {

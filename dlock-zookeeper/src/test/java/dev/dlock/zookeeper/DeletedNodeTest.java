@@ -11,12 +11,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -129,13 +127,7 @@ class DeletedNodeTest {
   }
 
   private ZooKeeper raw() throws Exception {
-    CountDownLatch connected = new CountDownLatch(1);
-    raw = new ZooKeeper(server.getConnectString(), 5000, e -> {
-      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-        connected.countDown();
-      }
-    });
-    assertThat(connected.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    raw = ZkServers.rawClient(server.getConnectString());
     return raw;
   }
 }

@@ -16,7 +16,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
@@ -63,15 +62,8 @@ class UrlTest {
     }
   }
 
-  /** A plain ZooKeeper client without credentials, to look at the nodes from outside. */
   private ZooKeeper raw() throws Exception {
-    CountDownLatch connected = new CountDownLatch(1);
-    raw = new ZooKeeper(server.getConnectString(), 5000, e -> {
-      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-        connected.countDown();
-      }
-    });
-    assertThat(connected.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    raw = ZkServers.rawClient(server.getConnectString());
     return raw;
   }
 

@@ -49,6 +49,21 @@ final class ZkServers {
     return cluster;
   }
 
+  /** A plain ZooKeeper client without credentials, to look at or change nodes from outside dlock. */
+  static ZooKeeper rawClient(String connectString) throws IOException, InterruptedException {
+    CountDownLatch connected = new CountDownLatch(1);
+    ZooKeeper raw = new ZooKeeper(connectString, 5000, e -> {
+      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
+        connected.countDown();
+      }
+    });
+    if (!connected.await(20, TimeUnit.SECONDS)) {
+      raw.close();
+      throw new AssertionError("a plain ZooKeeper client did not connect to " + connectString + " in 20 s");
+    }
+    return raw;
+  }
+
   static String url(String connectString, String params) {
     return "zookeeper://" + connectString + (params.isEmpty() ? "" : "?" + params);
   }
