@@ -10,10 +10,12 @@ import java.time.Duration;
  * Opens the client for a command. With no --url, an embedded H2 file database in the user's home
  * directory, shared by every dlock process on the machine through H2's auto-server on loopback, so
  * processes coordinate with no server. Two processes opening that file at the same instant can
- * collide (H2 error 90020), so the default is opened with a few retries.
+ * collide (H2 errors 90020 and 8000, "lock file recently modified"), so the default is opened with
+ * a few retries, each up to a first query on the pool's own connection.
  */
 final class Connection {
   private static final int OPEN_ATTEMPTS = 8;
+  private static final String WARM_UP = "dlock-cli-warm-up";
 
   private Connection() {}
 
@@ -35,9 +37,17 @@ final class Connection {
     }
     BackendUnavailableException last = null;
     for (int attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+      LockClient client = null;
       try {
-        return build(defaultUrl(), leaseTime);
+        client = build(defaultUrl(), leaseTime);
+        // The pool opens its connections after the client is built; one query makes sure a
+        // connection of its own is open before the command's lock is asked for.
+        client.inspect(WARM_UP);
+        return client;
       } catch (BackendUnavailableException e) {
+        if (client != null) {
+          client.close();
+        }
         last = e;
         pause(attempt);
       }
