@@ -20,6 +20,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,10 +94,9 @@ class RedisReconnectTest {
         String clusterNodes = onNode(servers.ports().get(0), c -> c.clusterNodes());
         Partitions nodes = ClusterPartitionParser.parse(clusterNodes);
         RedisClusterNode master = nodes.getMasterBySlot(slot);
-        RedisClusterNode replica = nodes.stream().filter(n -> master.getNodeId().equals(n.getSlaveOf()))
-            .findFirst().orElseThrow();
-        onNode(replica.getUri().getPort(), c -> c.clusterFailover(false, true));
-        awaitRole(replica.getUri().getPort(), "role:master");
+        int replica = onlineReplicaOf(master.getUri().getPort());
+        onNode(replica, c -> c.clusterFailover(false, true));
+        awaitRole(replica, "role:master");
         awaitRole(master.getUri().getPort(), "role:slave");
         backend.inspect("work");
         assertThat(reportsUntil(context, r -> !r.isEmpty())).anySatisfy(m -> assertThat(m)
@@ -167,8 +168,27 @@ class RedisReconnectTest {
     }
   }
 
-  /** Waits until INFO replication of the node on {@code port} says {@code role}; a failover has no event. */
-  /** Gossip carries a takeover to the old master within about half the cluster node timeout. */
+  /**
+   * The port of a replica that the master on {@code port} itself reports online. The other nodes
+   * learn of a replica by gossip, so their CLUSTER NODES may not list it yet when the cluster is ok.
+   */
+  private static int onlineReplicaOf(int port) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    Pattern online = Pattern.compile("slave\\d+:ip=[^,]+,port=(\\d+),state=online");
+    while (true) {
+      Matcher m = online.matcher(onNode(port, c -> c.info("replication")));
+      if (m.find()) {
+        return Integer.parseInt(m.group(1));
+      }
+      assertThat(System.nanoTime()).as("an online replica of port %d", port).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Waits until INFO replication of the node on {@code port} says {@code role}; a failover has no
+   * event, and gossip carries a takeover to the old master within about half the node timeout.
+   */
   private static void awaitRole(int port, String role) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!onNode(port, c -> c.info("replication")).contains(role)) {
