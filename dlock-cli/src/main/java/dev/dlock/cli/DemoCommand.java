@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * {@code dlock demo}: the flash sale (U2) with no server. This process opens an embedded H2 file
  * database first, so it serves it to the workers through H2's auto-server on loopback; then, per
  * strategy, M worker JVMs with K buyers each sell the same N items. Workers connect, report READY,
- * and start together on GO, so JVM start-up is not in the throughput.
+ * and start together on GO, so JVM start-up is not in the throughput. The Redis and ZooKeeper
+ * strategies run on servers it starts on loopback; the paused sale runs the lab's flash workload.
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
     description = "Flash sale: worker processes sell one item's stock through each strategy; prints a table.")
@@ -46,6 +47,10 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = "--strategies", split = ",", description = "Any of ${COMPLETION-CANDIDATES} (default: all).")
   List<Strategy> strategies;
 
+  @Option(names = "--pause", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Also sell with a buyer paused past its lease: an S7 lock, then dlock's with its token (default: on).")
+  boolean pause;
+
   @Override
   public Integer call() throws Exception {
     if (stock < 1 || workers < 1 || buyers < 1) {
@@ -56,15 +61,16 @@ final class DemoCommand implements Callable<Integer> {
     Path dir = Files.createTempDirectory("dlock-demo");
     String url = "jdbc:h2:file:" + dir.resolve("shop").toAbsolutePath() + ";AUTO_SERVER=TRUE";
     System.setProperty("h2.bindAddress", "127.0.0.1");
-    try (Connection server = DriverManager.getConnection(url)) {
+    List<Strategy> chosen = strategies == null ? Arrays.asList(Strategy.values()) : strategies;
+    try (Connection server = DriverManager.getConnection(url); DemoServers servers = new DemoServers(dir)) {
       out.printf("Flash sale: %d items, %d worker processes x %d buyers, embedded H2 at %s%n%n",
           stock, workers, buyers, dir);
       String format = "%-16s | %5s | %8s | %9s | %11s | %10s%n";
       out.printf(format, "strategy", "sold", "oversold", "conflicts", "buys/s", "p99");
       out.println("-".repeat(16) + "-+-------+----------+-----------+-------------+-----------");
-      for (Strategy s : strategies == null ? Arrays.asList(Strategy.values()) : strategies) {
+      for (Strategy s : chosen) {
         Shop.reset(server, stock);
-        Tally t = sell(url, s);
+        Tally t = sell(url, s, servers.lockUrl(s, url));
         out.printf(format, s.label, t.sold, Math.max(0, t.sold - stock), t.waits,
             String.format(Locale.ROOT, "%,.0f", t.sold / (t.nanos / 1e9)), t.p99());
         out.flush();
@@ -72,20 +78,24 @@ final class DemoCommand implements Callable<Integer> {
       out.printf("%nEach buy reads the stock, checks the payment (%d ms), then writes stock - 1."
           + " conflicts: buys that found the lock held (S1, S3) or retried a stale version (S2).%n",
           DemoWorker.CHECKOUT_NANOS / 1_000_000);
+      if (pause) {
+        out.println();
+        new PausedSale(dir.resolve("paused")).print(out);
+      }
     } finally {
       deleteTree(dir);
     }
     return 0;
   }
 
-  private Tally sell(String url, Strategy strategy) throws IOException, InterruptedException {
+  private Tally sell(String url, Strategy strategy, String lockUrl) throws IOException, InterruptedException {
     List<Process> procs = new ArrayList<>();
     List<BufferedReader> outs = new ArrayList<>();
     try {
       for (int i = 0; i < workers; i++) {
         Process p = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
             "-Dh2.bindAddress=127.0.0.1", DemoWorker.class.getName(), url, strategy.name(),
-            Integer.toString(buyers)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            Integer.toString(buyers), lockUrl == null ? "-" : lockUrl).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         procs.add(p);
         outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
       }

@@ -21,8 +21,8 @@ import java.util.stream.Collectors;
 
 /**
  * One worker process of {@code dlock demo}: K buyer threads that buy one item at a time through one
- * strategy until the stock reads zero: no lock, a lock around read and write (S1, S3), or an
- * optimistic versioned update that retries on conflict (S2). It prints READY once connected, starts on GO from stdin,
+ * strategy until the stock reads zero: no lock, a lock around read and write (S1, S3, S8, S12), or
+ * an optimistic versioned update that retries on conflict (S2). It prints READY once connected, starts on GO from stdin,
  * and ends with one RESULT line that the coordinator adds up.
  */
 public final class DemoWorker {
@@ -31,21 +31,24 @@ public final class DemoWorker {
 
   private final String url;
   private final Strategy strategy;
+  private final String lockUrl;
   private final AtomicInteger waits = new AtomicInteger();
   private LockClient client;
   private OptimisticUpdate optimistic;
   private HikariDataSource optimisticPool;
 
-  private DemoWorker(String url, Strategy strategy) {
+  private DemoWorker(String url, Strategy strategy, String lockUrl) {
     this.url = url;
     this.strategy = strategy;
+    this.lockUrl = lockUrl;
   }
 
-  /** {@code DemoWorker URL STRATEGY BUYERS}. */
+  /** {@code DemoWorker SHOP_URL STRATEGY BUYERS LOCK_URL}; LOCK_URL is {@code -} for no lock. */
   public static void main(String[] args) {
     int status;
     try {
-      status = new DemoWorker(args[0], Strategy.valueOf(args[1])).run(Integer.parseInt(args[2]));
+      status = new DemoWorker(args[0], Strategy.valueOf(args[1]), args[3].equals("-") ? null : args[3])
+          .run(Integer.parseInt(args[2]));
     } catch (Exception e) {
       System.err.println("dlock demo worker: " + e.getMessage());
       status = 1;
@@ -54,7 +57,7 @@ public final class DemoWorker {
   }
 
   private int run(int buyers) throws Exception {
-    client = strategy.lockUrl(url) == null ? null : LockClient.builder().url(strategy.lockUrl(url))
+    client = lockUrl == null ? null : LockClient.builder().url(lockUrl)
         .clientName("demo").listener(new LockListener() {
           @Override
           public void waited(String name) {
@@ -165,24 +168,14 @@ public final class DemoWorker {
     NONE("no lock"),
     LEASE("S1 lease lock"),
     OPTIMISTIC("S2 optimistic"),
-    SESSION("S3 session lock");
+    SESSION("S3 session lock"),
+    REDIS("S8 Redis lock"),
+    ZOOKEEPER("S12 ZooKeeper lock");
 
     final String label;
 
     Strategy(String label) {
       this.label = label;
-    }
-
-    /** The lock URL for this strategy on the shop's database, or null for no lock. */
-    String lockUrl(String shopUrl) {
-      switch (this) {
-        case LEASE:
-          return shopUrl;
-        case SESSION:
-          return shopUrl + ";dlockMode=session";
-        default:
-          return null;
-      }
     }
   }
 }

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "dlock", mixinStandardHelpOptions = true, version = "dlock 0.1.0",
     description = "Distributed locks from the command line.",
-    subcommands = {RunCommand.class, StatusCommand.class, DemoCommand.class})
+    subcommands = {RunCommand.class, StatusCommand.class, DemoCommand.class, LabCommand.class})
 public final class Main {
 
   private Main() {}

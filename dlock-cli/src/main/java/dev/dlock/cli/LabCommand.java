@@ -1,0 +1,85 @@
+package dev.dlock.cli;
+
+import dev.dlock.lab.Cell;
+import dev.dlock.lab.CellResult;
+import dev.dlock.lab.CellSpec;
+import dev.dlock.lab.HtmlReport;
+import dev.dlock.lab.Lab;
+import dev.dlock.lab.LabSettings;
+import dev.dlock.lab.Plan;
+import dev.dlock.lab.TerminalReport;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code dlock lab}: runs the articles' schemes in worker processes under real faults, checks their
+ * histories, prints the scheme x fault matrix and writes a self-contained HTML report.
+ */
+@Command(name = "lab", mixinStandardHelpOptions = true,
+    description = {"Runs each lock scheme under real faults (kill -9, pauses, server restarts), checks the "
+        + "workers' histories, prints the matrix and writes an HTML report.",
+        "Embedded H2, PostgreSQL, Redis and ZooKeeper are started unless --url names your own server."})
+final class LabCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Option(names = "--full", description = "Every scheme under every fault that can act on it (about 15 min).")
+  boolean full;
+
+  @Option(names = "--schemes", split = ",", paramLabel = "ID",
+      description = "Only these schemes or backends, e.g. S4,S7,redis (default: all of the matrix).")
+  List<String> schemes = List.of();
+
+  @Option(names = "--faults", split = ",", paramLabel = "ID",
+      description = "Only these faults: none, F1, F1-gap, F2, F3, F3-aof, F8, skew (default: all of the matrix).")
+  List<String> faults = List.of();
+
+  @Option(names = "--runs", defaultValue = "1", description = "Runs of each cell (default: ${DEFAULT-VALUE}).")
+  int runs;
+
+  @Option(names = "--url", paramLabel = "BACKEND=URL",
+      description = "Run a backend (redis, redlock, pg, zk, h2) on your own server; its server faults are skipped.")
+  Map<String, String> urls = new LinkedHashMap<>();
+
+  @Option(names = "--report", defaultValue = "lab-report.html", description = "The HTML report (default: ${DEFAULT-VALUE}).")
+  Path report;
+
+  @Option(names = "--dir", description = "Where the workers' histories go (default: a new temporary folder).")
+  Path dir;
+
+  @Override
+  public Integer call() throws Exception {
+    if (runs < 1) {
+      throw new IllegalArgumentException("--runs must be at least 1, was " + runs);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    List<CellSpec> cells = Plan.select(full ? Plan.full() : Plan.quick(), new LinkedHashSet<>(schemes),
+        new LinkedHashSet<>(faults));
+    Path histories = dir != null ? dir : Files.createTempDirectory("dlock-lab");
+    LabSettings settings = LabSettings.QUICK;
+    out.printf("dlock lab: %d cells x %d runs, %d workers each, lease %d ms; histories in %s%n%n", cells.size(), runs,
+        settings.workers(), settings.lease().toMillis(), histories);
+    long t0 = System.nanoTime();
+    List<CellResult> results;
+    try (Lab lab = new Lab(settings, urls, histories, out)) {
+      results = lab.run(cells, runs);
+    }
+    List<Cell> grouped = Cell.group(results);
+    out.println();
+    out.print(TerminalReport.render(grouped));
+    String took = Duration.ofNanos(System.nanoTime() - t0).toSeconds() + " s";
+    HtmlReport.write(report, grouped, "dlock lab", "Ran " + cells.size() + " cells x " + runs + " runs in " + took + ".");
+    out.printf("%nReport: %s (%s)%n", report.toAbsolutePath(), took);
+    return 0;
+  }
+}

@@ -1,0 +1,209 @@
+package dev.dlock.lab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * One run of one cell: starts the workers, lets them go together, injects the fault at its moment,
+ * waits for them to finish, and checks their histories. The fault's window is timed here and
+ * written to a history of its own ({@code injector}), on the same clock as the workers'.
+ *
+ * <p>Everything it acts on is handed in: the workers' arguments, the server (or {@code null} when
+ * the scheme runs on a server the lab did not start), the resource's connection.
+ */
+final class CellRun {
+  private static final long READY_NANOS = TimeUnit.SECONDS.toNanos(60);
+  private static final long MOMENT_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+  private final CellSpec cell;
+  private final int run;
+  private final LabSettings settings;
+  private final String schemeUrl;
+  private final LabServer server;
+  private final String resourceUrl;
+  private final Connection resource;
+  private final Path dir;
+  private final Object monitor = new Object();
+  private final List<WorkerProcess> workers = new ArrayList<>();
+  private final List<WorkerProcess> killed = new ArrayList<>();
+
+  CellRun(CellSpec cell, int run, LabSettings settings, String schemeUrl, LabServer server, String resourceUrl,
+      Connection resource, Path dir) {
+    this.cell = cell;
+    this.run = run;
+    this.settings = settings;
+    this.schemeUrl = schemeUrl;
+    this.server = server;
+    this.resourceUrl = resourceUrl;
+    this.resource = resource;
+    this.dir = dir;
+  }
+
+  CellResult run() throws IOException, SQLException, InterruptedException {
+    Files.createDirectories(dir);
+    boolean flash = cell.workload().equals("flash");
+    Resource.reset(resource, settings.stock());
+    long start;
+    long end;
+    try (History injector = History.append(dir.resolve("injector.jsonl"), "injector")) {
+      for (int i = 1; i <= settings.workers(); i++) {
+        workers.add(WorkerProcess.start("w" + i, workerArgs(i), dir, monitor));
+      }
+      awaitAll(WorkerProcess::ready, READY_NANOS, "READY");
+      start = System.nanoTime();
+      for (WorkerProcess w : workers) {
+        w.go();
+      }
+      inject(injector, start);
+      long limit = settings.duration().plus(settings.pause()).plusSeconds(30).toNanos();
+      awaitAll(WorkerProcess::ended, start + limit - System.nanoTime(), "the end of the run");
+      end = System.nanoTime();
+    } finally {
+      for (WorkerProcess w : workers) {
+        w.process().destroyForcibly();
+      }
+    }
+    for (WorkerProcess w : workers) {
+      if (w.process().waitFor(10, TimeUnit.SECONDS) && w.process().exitValue() != 0 && !killed.contains(w)) {
+        throw new IllegalStateException(cell + ": worker " + w.name() + " failed with exit "
+            + w.process().exitValue() + "; its stderr:\n" + w.stderrTail());
+      }
+    }
+    List<Event> events = new ArrayList<>(History.read(dir.resolve("injector.jsonl")));
+    for (WorkerProcess w : workers) {
+      Path h = dir.resolve(w.name() + ".jsonl");
+      if (Files.exists(h)) {
+        events.addAll(History.read(h));
+      }
+    }
+    RunInfo info = new RunInfo(cell.scheme(), cell.fault(), cell.workload(), run, start, end,
+        settings.lease().toNanos(), flash ? settings.stock() : -1, flash ? Resource.stock(resource) : -1);
+    return Checker.check(info, events);
+  }
+
+  private List<String> workerArgs(int i) {
+    String name = "w" + i;
+    List<String> args = new ArrayList<>(List.of("--scheme", cell.scheme(), "--url", schemeUrl, "--process", name,
+        "--history", dir.resolve(name + ".jsonl").toString(), "--workload", cell.workload(),
+        "--lock", ("lab-" + cell.scheme() + "-" + cell.fault() + "-" + run).replaceAll("[^A-Za-z0-9-]", "-"),
+        "--lease-ms", Long.toString(settings.lease().toMillis()),
+        "--wait-ms", Long.toString(settings.wait().toMillis()),
+        "--work-ms", Long.toString(settings.work().toMillis()),
+        "--duration-ms", Long.toString(settings.duration().toMillis()),
+        "--resource", resourceUrl));
+    if (cell.fault().equals("skew") && i == 2) {
+      // Far enough ahead that every lock it sees looks expired by its clock.
+      args.addAll(List.of("--clock-offset-ms", Long.toString(settings.lease().toMillis() * 3)));
+    }
+    if (cell.fault().equals("F1-gap") && i == 1) {
+      args.add("--gap");
+    }
+    if (cell.workload().equals("readwrite")) {
+      args.addAll(List.of("--role", i == 1 ? "writer" : "reader"));
+    }
+    return args;
+  }
+
+  private void inject(History injector, long start) throws InterruptedException {
+    String fault = cell.fault();
+    if (fault.equals("none") || fault.equals("skew")) {
+      return;
+    }
+    TimeUnit.NANOSECONDS.sleep(start + settings.faultAt().toNanos() - System.nanoTime());
+    if (fault.equals("F1-gap")) {
+      WorkerProcess w = await(WorkerProcess::atGap, "a worker between SETNX and EXPIRE");
+      kill(injector, w);
+      return;
+    }
+    WorkerProcess holder = await(WorkerProcess::holding, "a worker inside its critical section");
+    switch (fault) {
+      case "F1" -> kill(injector, holder);
+      case "F2" -> {
+        Faults.send("STOP", holder.pid());
+        injector.log("fault", "invoke", "", -1, "F2 " + holder.name());
+        try {
+          TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
+        } finally {
+          Faults.send("CONT", holder.pid());
+          injector.log("fault", "ok", "", -1, "F2 " + holder.name());
+        }
+      }
+      case "F8" -> {
+        server.pause();
+        injector.log("fault", "invoke", "", -1, "F8 server");
+        try {
+          TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
+        } finally {
+          server.resume();
+          injector.log("fault", "ok", "", -1, "F8 server");
+        }
+      }
+      default -> {
+        injector.log("fault", "invoke", "", -1, fault + " server");
+        server.restart();
+        injector.log("fault", "ok", "", -1, fault + " server");
+      }
+    }
+  }
+
+  private void kill(History injector, WorkerProcess w) {
+    killed.add(w);
+    Faults.send("KILL", w.pid());
+    injector.log("fault", "invoke", "", -1, cell.fault() + " " + w.name());
+    injector.log("fault", "ok", "", -1, cell.fault() + " " + w.name());
+  }
+
+  /** The first worker of which {@code state} holds, waited for up to ten seconds. */
+  private WorkerProcess await(Predicate<WorkerProcess> state, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + MOMENT_NANOS;
+    synchronized (monitor) {
+      while (true) {
+        for (WorkerProcess w : workers) {
+          if (state.test(w)) {
+            return w;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException(cell + ": no moment for the fault came in 10 s: " + what);
+        }
+        TimeUnit.NANOSECONDS.timedWait(monitor, left);
+      }
+    }
+  }
+
+  /** Waits until {@code state} holds of every worker; a worker that ends first is a failure. */
+  private void awaitAll(Predicate<WorkerProcess> state, long nanos, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + nanos;
+    synchronized (monitor) {
+      while (true) {
+        WorkerProcess missing = null;
+        for (WorkerProcess w : workers) {
+          if (!state.test(w)) {
+            if (w.ended()) {
+              throw new IllegalStateException(cell + ": worker " + w.name() + " ended before " + what
+                  + "; its stderr:\n" + w.stderrTail());
+            }
+            missing = w;
+          }
+        }
+        if (missing == null) {
+          return;
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw new IllegalStateException(cell + ": worker " + missing.name() + " did not reach " + what
+              + " in time; its stderr:\n" + missing.stderrTail());
+        }
+        TimeUnit.NANOSECONDS.timedWait(monitor, left);
+      }
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package dev.dlock.lab;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The lab's matrices. The quick one holds one cell per claim of the articles and of dlock's README;
+ * the full one crosses every scheme with every fault that can act on it.
+ */
+public final class Plan {
+  /** Each scheme's backend: the server its workers use, and the name {@code --schemes} also takes. */
+  static final Map<String, String> BACKEND = Map.ofEntries(
+      Map.entry("none", "h2"), Map.entry("S1-h2", "h2"), Map.entry("S2-h2", "h2"),
+      Map.entry("S1-pg", "pg"), Map.entry("S3-pg", "pg"),
+      Map.entry("S4", "redis"), Map.entry("S5", "redis"), Map.entry("S6", "redis"), Map.entry("S7", "redis"),
+      Map.entry("S8-wrong", "redis"), Map.entry("S8", "redis"), Map.entry("S10", "redlock"),
+      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"));
+
+  private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
+
+  private Plan() {}
+
+  /** One cell per claim: what {@code dlock lab} runs by default. */
+  public static List<CellSpec> quick() {
+    return List.of(
+        new CellSpec("none", "none", "critical"),
+        new CellSpec("none", "none", "flash"),
+        new CellSpec("S2-h2", "none", "flash"),
+        new CellSpec("S1-h2", "none", "flash"),
+        new CellSpec("S4", "F1-gap", "critical"),
+        new CellSpec("S5", "skew", "critical"),
+        new CellSpec("S6", "F2", "critical"),
+        new CellSpec("S7", "F2", "critical"),
+        new CellSpec("S8-wrong", "F2", "critical"),
+        new CellSpec("S8", "F1", "critical"),
+        new CellSpec("S8", "F2", "critical"),
+        new CellSpec("S8", "F3", "critical"),
+        new CellSpec("S8", "F3-aof", "critical"),
+        new CellSpec("S8", "F8", "critical"),
+        new CellSpec("S1-pg", "F2", "critical"),
+        new CellSpec("S1-pg", "F8", "critical"),
+        new CellSpec("S3-pg", "F1", "critical"),
+        new CellSpec("S10", "F2", "critical"),
+        new CellSpec("S11", "none", "critical"),
+        new CellSpec("S12", "none", "critical"),
+        new CellSpec("S12", "F8", "critical"),
+        new CellSpec("S13-naive", "none", "readwrite"),
+        new CellSpec("S13", "none", "readwrite"));
+  }
+
+  /** Every scheme under every fault that can act on it. */
+  public static List<CellSpec> full() {
+    List<CellSpec> cells = new ArrayList<>();
+    cells.add(new CellSpec("none", "none", "critical"));
+    cells.add(new CellSpec("none", "none", "flash"));
+    for (String s : List.of("S2-h2", "S1-h2")) {
+      for (String f : List.of("none", "F1", "F2")) {
+        cells.add(new CellSpec(s, f, "flash"));
+      }
+    }
+    List<String> redis = new ArrayList<>(REDIS_LAB);
+    redis.add("S8");
+    for (String s : redis) {
+      for (String f : List.of("none", "F1", "F2", "F3", "F3-aof", "F8")) {
+        cells.add(new CellSpec(s, f, "critical"));
+      }
+    }
+    cells.add(new CellSpec("S4", "F1-gap", "critical"));
+    cells.add(new CellSpec("S5", "skew", "critical"));
+    for (String s : List.of("S1-pg", "S3-pg", "S11", "S12")) {
+      for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
+        cells.add(new CellSpec(s, f, "critical"));
+      }
+    }
+    for (String f : List.of("none", "F1", "F2")) {
+      cells.add(new CellSpec("S10", f, "critical"));
+    }
+    for (String s : List.of("S13-naive", "S13")) {
+      for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
+        cells.add(new CellSpec(s, f, "readwrite"));
+      }
+    }
+    return cells;
+  }
+
+  /**
+   * The cells of {@code plan} whose scheme or backend is in {@code schemes} and whose fault is in
+   * {@code faults}; an empty set selects all. Unknown names are an error that names them.
+   */
+  public static List<CellSpec> select(List<CellSpec> plan, Set<String> schemes, Set<String> faults) {
+    Set<String> known = new LinkedHashSet<>(BACKEND.keySet());
+    known.addAll(BACKEND.values());
+    for (String s : schemes) {
+      if (!known.contains(s)) {
+        throw new IllegalArgumentException("--schemes: unknown scheme or backend '" + s + "'; known: " + known);
+      }
+    }
+    for (String f : faults) {
+      if (!CellSpec.FAULTS.contains(f)) {
+        throw new IllegalArgumentException("--faults: unknown fault '" + f + "'; known: " + CellSpec.FAULTS);
+      }
+    }
+    List<CellSpec> chosen = new ArrayList<>();
+    for (CellSpec c : plan) {
+      boolean scheme = schemes.isEmpty() || schemes.contains(c.scheme()) || schemes.contains(BACKEND.get(c.scheme()));
+      if (scheme && (faults.isEmpty() || faults.contains(c.fault()))) {
+        chosen.add(c);
+      }
+    }
+    if (chosen.isEmpty()) {
+      throw new IllegalArgumentException("no cell of the matrix has a scheme in " + schemes + " and a fault in " + faults);
+    }
+    return chosen;
+  }
+
+  /** The server a cell's workers use: F3-aof runs the Redis schemes on a server with AOF always. */
+  static String server(CellSpec cell) {
+    String backend = BACKEND.get(cell.scheme());
+    if (backend == null) {
+      throw new IllegalArgumentException("unknown scheme '" + cell.scheme() + "'");
+    }
+    return backend.equals("redis") && cell.fault().equals("F3-aof") ? "redis-aof" : backend;
+  }
+}

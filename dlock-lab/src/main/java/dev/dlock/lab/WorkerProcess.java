@@ -1,0 +1,130 @@
+package dev.dlock.lab;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One worker JVM as the coordinator sees it. A reader thread follows the worker's stdout
+ * ({@code READY}, {@code ENTER}, {@code EXIT}, {@code GAP}, {@code DONE}) and keeps what the
+ * injector needs to know: whether the worker is inside its critical section right now. All
+ * workers of a run share one monitor, so the injector can wait for "any worker holds".
+ */
+final class WorkerProcess {
+  private final String name;
+  private final Process process;
+  private final Path stderr;
+  private final Object monitor;
+  private boolean ready;
+  private boolean holding;
+  private boolean gap;
+  private boolean ended;
+
+  private WorkerProcess(String name, Process process, Path stderr, Object monitor) {
+    this.name = name;
+    this.process = process;
+    this.stderr = stderr;
+    this.monitor = monitor;
+  }
+
+  /** Starts {@code dev.dlock.lab.Worker} with {@code args} in a JVM of its own. */
+  static WorkerProcess start(String name, List<String> args, Path dir, Object monitor) throws IOException {
+    List<String> command = new ArrayList<>(List.of(javaBin(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-Xmx192m", "-Dh2.bindAddress=127.0.0.1", "-cp", System.getProperty("java.class.path"),
+        Worker.class.getName()));
+    command.addAll(args);
+    Path err = dir.resolve(name + ".err");
+    Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+    WorkerProcess w = new WorkerProcess(name, p, err, monitor);
+    Thread reader = new Thread(w::follow, "lab-" + name);
+    reader.setDaemon(true);
+    reader.start();
+    return w;
+  }
+
+  private void follow() {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        synchronized (monitor) {
+          if (line.equals("READY")) {
+            ready = true;
+          } else if (line.startsWith("ENTER")) {
+            holding = true;
+          } else if (line.equals("EXIT")) {
+            holding = false;
+          } else if (line.equals("GAP")) {
+            gap = true;
+          }
+          monitor.notifyAll();
+        }
+      }
+    } catch (IOException e) {
+      // The worker died: ended below says so.
+    } finally {
+      synchronized (monitor) {
+        ended = true;
+        holding = false;
+        monitor.notifyAll();
+      }
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  long pid() {
+    return process.pid();
+  }
+
+  /** Callers hold the shared monitor. */
+  boolean ready() {
+    return ready;
+  }
+
+  /** Callers hold the shared monitor. */
+  boolean holding() {
+    return holding;
+  }
+
+  /** Callers hold the shared monitor. */
+  boolean atGap() {
+    return gap;
+  }
+
+  /** Callers hold the shared monitor. */
+  boolean ended() {
+    return ended;
+  }
+
+  void go() throws IOException {
+    OutputStream in = process.getOutputStream();
+    in.write("GO\n".getBytes(StandardCharsets.UTF_8));
+    in.flush();
+  }
+
+  Process process() {
+    return process;
+  }
+
+  /** The last lines the worker wrote to stderr, for an error message. */
+  String stderrTail() {
+    try {
+      List<String> lines = Files.readAllLines(stderr, StandardCharsets.UTF_8);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+    } catch (IOException e) {
+      return "(no stderr: " + e.getMessage() + ")";
+    }
+  }
+
+  private static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+}
