@@ -16,7 +16,7 @@ import java.util.Set;
 final class Timeline {
   private static final int WIDTH = 900;
   private static final int LEFT = 56;
-  private static final int RIGHT = 12;
+  private static final int RIGHT = 20;
   private static final int LANE = 18;
   private static final int GAP = 4;
   private static final int TOP = 6;
@@ -101,7 +101,7 @@ final class Timeline {
     for (int i = 0; i * step <= seconds + 1e-12; i++) {
       double x = LEFT + i * step * 1e9 / span * plot;
       h.append("<line class=\"axis\" x1=\"").append(num(x)).append("\" y1=\"").append(y).append("\" x2=\"")
-          .append(num(x)).append("\" y2=\"").append(y + 4).append("\"/><text x=\"").append(num(x - 8))
+          .append(num(x)).append("\" y2=\"").append(y + 4).append("\"/><text text-anchor=\"middle\" x=\"").append(num(x))
           .append("\" y=\"").append(y + 16).append("\">")
           .append(String.format(Locale.ROOT, "%." + decimals + "f", i * step)).append("s</text>");
     }
