@@ -50,7 +50,11 @@ public final class Checker {
    */
   public record Window(String fault, String target, long start, long end) {}
 
-  /** Checks the events of all processes of one run, in any order. */
+  /**
+   * Checks the events of all processes of one run, in any order (they are sorted by time, ties
+   * keeping their order). A write by a worker that has no grant before it cannot be judged and is
+   * not counted as stale.
+   */
   public static CellResult check(RunInfo info, List<Event> events) {
     Objects.requireNonNull(info, "info");
     List<Event> sorted = sorted(events);
