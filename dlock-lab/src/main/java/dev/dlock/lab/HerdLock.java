@@ -23,6 +23,8 @@ final class HerdLock implements Scheme {
   private final String process;
   private final Runnable onWake;
   private long counter;
+  /** Runs once this client watches the node; tests wait for it before releasing. */
+  Runnable watching = () -> {};
 
   HerdLock(String url, String process, Runnable onWake) throws InterruptedException {
     this.zk = Zk.connect(url);
@@ -43,13 +45,14 @@ final class HerdLock implements Scheme {
         CountDownLatch changed = new CountDownLatch(1);
         CuratorWatcher watch = event -> {
           if (event.getType() != Watcher.Event.EventType.None && changed.getCount() > 0) {
-            changed.countDown();
             onWake.run();
+            changed.countDown();
           }
         };
         if (zk.checkExists().usingWatcher(watch).forPath(path) == null) {
           continue;
         }
+        watching.run();
         long left = deadline - System.nanoTime();
         if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
           changed.countDown();

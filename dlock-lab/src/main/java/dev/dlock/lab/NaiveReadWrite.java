@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.CreateMode;
@@ -24,6 +25,8 @@ final class NaiveReadWrite implements ReadWriteScheme {
   private final String process;
   private final Runnable onWake;
   private long counter;
+  /** Runs with the number of children each time this client waits; tests wait for it. */
+  IntConsumer watching = n -> {};
 
   NaiveReadWrite(String url, String process, Runnable onWake) throws InterruptedException {
     this.zk = Zk.connect(url);
@@ -43,8 +46,8 @@ final class NaiveReadWrite implements ReadWriteScheme {
       CountDownLatch changed = new CountDownLatch(1);
       CuratorWatcher watch = event -> {
         if (event.getType() != Watcher.Event.EventType.None && changed.getCount() > 0) {
-          changed.countDown();
           onWake.run();
+          changed.countDown();
         }
       };
       List<String> children = zk.getChildren().usingWatcher(watch).forPath(dir);
@@ -52,6 +55,7 @@ final class NaiveReadWrite implements ReadWriteScheme {
         changed.countDown();
         return new PlainHeld(() -> release(mine));
       }
+      watching.accept(children.size());
       long left = deadline - System.nanoTime();
       if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
         changed.countDown();
