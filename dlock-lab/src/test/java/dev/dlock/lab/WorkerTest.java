@@ -28,6 +28,7 @@ class WorkerTest {
     final Process process;
     final List<String> lines = Collections.synchronizedList(new ArrayList<>());
     final CountDownLatch ready = new CountDownLatch(1);
+    final CountDownLatch gap = new CountDownLatch(1);
 
     Run(List<String> command, Path stderr) throws Exception {
       process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
@@ -38,6 +39,8 @@ class WorkerTest {
             lines.add(line);
             if (line.equals("READY")) {
               ready.countDown();
+            } else if (line.equals("GAP")) {
+              gap.countDown();
             }
           }
         } catch (Exception e) {
@@ -55,6 +58,76 @@ class WorkerTest {
     }
   }
 
+  /** Starts worker {@code w} with its history in the temp dir, lock {@code job}, and {@code args}. */
+  Run start(String w, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Worker.class.getName(), "--process", w,
+        "--history", dir.resolve(w + ".jsonl").toString(), "--lock", "job"));
+    command.addAll(List.of(args));
+    return new Run(command, dir.resolve(w + ".err"));
+  }
+
+  @Test
+  void s4WorkerStopsInTheGapAndLeavesAKeyWithoutExpiry() throws Exception {
+    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
+    try (TestRedis redis = new TestRedis(); Connection c = DriverManager.getConnection(resource)) {
+      Resource.reset(c, 0);
+      Run r = start("w1", "--scheme", "S4", "--url", redis.url(), "--workload", "critical", "--gap",
+          "--lease-ms", "500", "--wait-ms", "300", "--work-ms", "20", "--duration-ms", "60000",
+          "--resource", resource);
+      assertThat(r.ready.await(60, TimeUnit.SECONDS)).isTrue();
+      r.say("GO");
+      assertThat(r.gap.await(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(r.process.isAlive()).as("parked in the gap").isTrue();
+      r.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+      assertThat(redis.admin().get("lab:job")).isEqualTo("w1:1");
+      assertThat(redis.admin().pttl("lab:job")).isEqualTo(-1L);
+      assertThat(History.read(dir.resolve("w1.jsonl"))).extracting(Event::op, Event::type)
+          .containsExactly(org.assertj.core.groups.Tuple.tuple("acquire", "invoke"));
+    }
+  }
+
+  @Test
+  void optimisticFlashSellsTheStockExactlyOnce() throws Exception {
+    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
+    try (Connection c = DriverManager.getConnection(resource)) {
+      Resource.reset(c, 15);
+      List<Run> runs = List.of(
+          start("w1", "--scheme", "S2-h2", "--workload", "flash", "--lease-ms", "1000", "--wait-ms", "0",
+              "--work-ms", "2", "--duration-ms", "30000", "--resource", resource),
+          start("w2", "--scheme", "S2-h2", "--workload", "flash", "--lease-ms", "1000", "--wait-ms", "0",
+              "--work-ms", "2", "--duration-ms", "30000", "--resource", resource));
+      for (Run r : runs) {
+        assertThat(r.ready.await(60, TimeUnit.SECONDS)).isTrue();
+      }
+      for (Run r : runs) {
+        r.say("GO");
+      }
+      List<String> seen = new ArrayList<>();
+      for (String w : List.of("w1", "w2")) {
+        Run r = runs.get(w.equals("w1") ? 0 : 1);
+        assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(r.process.exitValue()).as(Files.readString(dir.resolve(w + ".err"))).isZero();
+        assertThat(r.lines).containsExactly("READY", "DONE");
+        History.read(dir.resolve(w + ".jsonl")).forEach(e -> seen.add(e.op() + " " + e.info()));
+      }
+      assertThat(Resource.stock(c)).isZero();
+      assertThat(seen).hasSize(15).allMatch(e -> e.startsWith("buy "));
+      assertThat(seen.stream().map(e -> Integer.parseInt(e.substring(4))).sorted().toList())
+          .isEqualTo(java.util.stream.IntStream.rangeClosed(1, 15).boxed().toList());
+    }
+  }
+
+  @Test
+  void aBadOptionIsNamedOnStderrWithStatusOne() throws Exception {
+    Run r = start("w1", "--scheme", "S4", "--workload", "critical", "--lease-ms", "soon", "--url", "redis://x",
+        "--wait-ms", "0", "--work-ms", "0", "--duration-ms", "0", "--resource", "jdbc:h2:mem:x");
+    assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(r.process.exitValue()).isEqualTo(1);
+    assertThat(Files.readString(dir.resolve("w1.err"))).contains("--lease-ms", "'soon'");
+    assertThat(r.lines).isEmpty();
+  }
+
   @Test
   void twoWorkersTakeTurnsAndRecordTheirHistories() throws Exception {
     String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
@@ -62,12 +135,9 @@ class WorkerTest {
       Resource.reset(c, 0);
       List<Run> runs = new ArrayList<>();
       for (String w : List.of("w1", "w2")) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        runs.add(new Run(List.of(java, "-cp", System.getProperty("java.class.path"), Worker.class.getName(),
-            "--scheme", "S8-wrong", "--url", redis.url(), "--process", w,
-            "--history", dir.resolve(w + ".jsonl").toString(), "--workload", "critical", "--lock", "job",
+        runs.add(start(w, "--scheme", "S8-wrong", "--url", redis.url(), "--workload", "critical",
             "--lease-ms", "5000", "--wait-ms", "300", "--work-ms", "20", "--duration-ms", "2000",
-            "--resource", resource), dir.resolve(w + ".err")));
+            "--resource", resource));
       }
       for (Run r : runs) {
         assertThat(r.ready.await(60, TimeUnit.SECONDS)).as("READY").isTrue();
