@@ -1,0 +1,254 @@
+package dev.dlock.lab;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dlock.jdbc.OptimisticUpdate;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One worker JVM of a lab run: it opens one scheme, runs one workload against the shared
+ * {@link Resource} and records every step in its history. On stdout, one line each, flushed:
+ * {@code READY} once connected; then, after {@code GO} on stdin, {@code ENTER <token>} and
+ * {@code EXIT} around every hold, {@code GAP} when {@code --gap} stops S4 between SETNX and
+ * EXPIRE (it then parks there to be killed), and {@code DONE} at the end (exit status 0). An error
+ * is one line on stderr and status 1; stdin closing early ends the worker at once (status 0).
+ * Why a process per worker: the faults (kill -9, SIGSTOP) act on whole processes.
+ */
+public final class Worker {
+  private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  private final WorkerOptions opts;
+  private final History history;
+  private final Duration lease;
+  private final Duration wait;
+  private Scheme scheme;
+  private Connection resource;
+
+  private Worker(WorkerOptions opts) {
+    this.opts = opts;
+    this.history = History.append(opts.history(), opts.process());
+    this.lease = Duration.ofMillis(opts.leaseMs());
+    this.wait = Duration.ofMillis(opts.waitMs());
+  }
+
+  /** See the class comment for the options and the protocol. */
+  public static void main(String[] args) {
+    int status = 0;
+    try {
+      new Worker(WorkerOptions.parse(args)).run();
+    } catch (Exception e) {
+      System.err.println("dlock-lab worker: " + describe(e));
+      status = 1;
+    }
+    System.exit(status);
+  }
+
+  private void run() throws Exception {
+    resource = DriverManager.getConnection(opts.resource());
+    if (!Schemes.optimistic(opts.scheme())) {
+      scheme = Schemes.open(opts.scheme(), opts.url(), opts.process(), lease,
+          Duration.ofMillis(opts.clockOffsetMs()), () -> history.log("wake", "info", opts.lock(), -1, ""),
+          () -> {
+            say("GAP");
+            while (true) {
+              LockSupport.park();
+            }
+          });
+    }
+    say("READY");
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String go = in.readLine();
+    if (go == null) {
+      System.exit(0);
+    }
+    if (!go.equals("GO")) {
+      throw new IllegalStateException("expected GO on stdin, got '" + go + "'");
+    }
+    watchStdin(in);
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(opts.durationMs());
+    switch (opts.workload()) {
+      case "critical" -> {
+        while (System.nanoTime() - end < 0) {
+          hold(false);
+        }
+      }
+      case "readwrite" -> {
+        if (!(scheme instanceof ReadWriteScheme)) {
+          throw new IllegalArgumentException("scheme " + opts.scheme() + " has no read-write lock");
+        }
+        while (System.nanoTime() - end < 0) {
+          hold(opts.role().equals("reader"));
+        }
+      }
+      default -> flash(end);
+    }
+    if (scheme != null) {
+      scheme.close();
+    }
+    resource.close();
+    say("DONE");
+    history.close();
+  }
+
+  /** One critical-section hold: a shared one reads only; an exclusive one writes with its token. */
+  private void hold(boolean shared) throws Exception {
+    Scheme.Held held = acquire(shared);
+    if (held == null) {
+      return;
+    }
+    enter(held, shared ? "shared" : "");
+    long half = TimeUnit.MILLISECONDS.toNanos(opts.workMs()) / 2;
+    boolean lost = work(held, half);
+    if (!lost && !shared) {
+      write(held.token());
+    }
+    if (!lost) {
+      lost = work(held, TimeUnit.MILLISECONDS.toNanos(opts.workMs()) - half);
+    }
+    exit(held, lost);
+    release(held);
+  }
+
+  /** The flash sale: buy one item at a time until the stock reads 0 or the time is up. */
+  private void flash(long end) throws Exception {
+    if (scheme == null) {
+      optimisticFlash(end);
+      return;
+    }
+    while (System.nanoTime() - end < 0) {
+      Scheme.Held held = acquire(false);
+      if (held == null) {
+        continue;
+      }
+      enter(held, "");
+      int seen = Resource.stock(resource);
+      if (seen > 0) {
+        TimeUnit.MILLISECONDS.sleep(opts.workMs());
+        Resource.setStock(resource, seen - 1);
+        history.log("buy", "ok", opts.lock(), held.token(), Integer.toString(seen));
+      }
+      exit(held, false);
+      release(held);
+      if (seen <= 0) {
+        return;
+      }
+    }
+  }
+
+  /** S2: no lock; a versioned update that retries on conflict, as dlock-cli's demo buyers do. */
+  private void optimisticFlash(long end) throws Exception {
+    try (HikariDataSource pool = new HikariDataSource()) {
+      pool.setJdbcUrl(opts.resource());
+      pool.setMaximumPoolSize(2);
+      OptimisticUpdate stock = OptimisticUpdate.builder().dataSource(pool).table("lab_stock").keyColumn("id")
+          .valueColumn("quantity").versionColumn("version").maxConflicts(10_000)
+          .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).build();
+      while (System.nanoTime() - end < 0) {
+        OptimisticUpdate.Result r = stock.update(1, left -> {
+          if (left <= 0) {
+            return OptionalLong.empty();
+          }
+          LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(opts.workMs()));
+          return OptionalLong.of(left - 1);
+        });
+        if (!r.applied()) {
+          return;
+        }
+        history.log("buy", "ok", opts.lock(), -1, Long.toString(r.value() + 1));
+      }
+    }
+  }
+
+  private Scheme.Held acquire(boolean shared) throws InterruptedException {
+    history.log("acquire", "invoke", opts.lock(), -1, "");
+    try {
+      Scheme.Held held = shared ? ((ReadWriteScheme) scheme).acquire(opts.lock(), true, lease, wait)
+          : scheme.acquire(opts.lock(), lease, wait);
+      if (held == null) {
+        history.log("acquire", "fail", opts.lock(), -1, "timeout");
+      } else {
+        history.log("acquire", "ok", opts.lock(), held.token(), "");
+      }
+      return held;
+    } catch (InterruptedException e) {
+      throw e;
+    } catch (Exception e) {
+      history.log("acquire", "fail", opts.lock(), -1, describe(e));
+      TimeUnit.MILLISECONDS.sleep(10);
+      return null;
+    }
+  }
+
+  private void enter(Scheme.Held held, String info) {
+    say("ENTER " + held.token());
+    history.log("enter", "ok", opts.lock(), held.token(), info);
+  }
+
+  private void exit(Scheme.Held held, boolean lost) {
+    history.log("exit", "ok", opts.lock(), held.token(), lost ? "lost" : "");
+    say("EXIT");
+  }
+
+  /** Works {@code nanos} in slices; true as soon as the scheme says the lock was lost. */
+  private static boolean work(Scheme.Held held, long nanos) {
+    long end = System.nanoTime() + nanos;
+    for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+      if (held.lost()) {
+        return true;
+      }
+      LockSupport.parkNanos(Math.min(left, SLICE_NANOS));
+    }
+    return held.lost();
+  }
+
+  private void write(long token) {
+    try {
+      boolean accepted = Resource.fencedWrite(resource, token);
+      history.log("write", accepted ? "ok" : "fail", opts.lock(), token, accepted ? "" : "stale");
+    } catch (SQLException e) {
+      history.log("write", "fail", opts.lock(), token, describe(e));
+    }
+  }
+
+  private void release(Scheme.Held held) {
+    try {
+      history.log("release", "ok", opts.lock(), held.token(), "freed=" + held.release());
+    } catch (Exception e) {
+      history.log("release", "fail", opts.lock(), held.token(), describe(e));
+    }
+  }
+
+  /** Ends the worker when its coordinator closes stdin before the run is over. */
+  private static void watchStdin(BufferedReader in) {
+    Thread t = new Thread(() -> {
+      try {
+        while (in.readLine() != null) {
+          // Nothing else is said on stdin after GO.
+        }
+      } catch (IOException e) {
+        // A broken stdin is a closed one.
+      }
+      System.exit(0);
+    }, "stdin-watch");
+    t.setDaemon(true);
+    t.start();
+  }
+
+  private static synchronized void say(String line) {
+    System.out.println(line);
+    System.out.flush();
+  }
+
+  private static String describe(Exception e) {
+    return e.getMessage() == null ? e.toString() : e.getClass().getSimpleName() + ": " + e.getMessage();
+  }
+}
