@@ -102,7 +102,7 @@ final class CellRun {
       // Far enough ahead that every lock it sees looks expired by its clock.
       args.addAll(List.of("--clock-offset-ms", Long.toString(settings.lease().toMillis() * 3)));
     }
-    if (cell.fault().equals("F1-gap") && i == 1) {
+    if (i == 1 && (cell.fault().equals("F1-gap") || pausesAtGap())) {
       args.add("--gap");
     }
     if (cell.workload().equals("readwrite")) {
@@ -122,7 +122,8 @@ final class CellRun {
       kill(injector, w);
       return;
     }
-    WorkerProcess holder = await(WorkerProcess::holding, "a worker inside its critical section");
+    WorkerProcess holder = pausesAtGap() ? await(WorkerProcess::atGap, "S8-wrong between its GET and its DEL")
+        : await(WorkerProcess::holding, "a worker inside its critical section");
     switch (fault) {
       case "F1" -> kill(injector, holder);
       case "F2" -> {
@@ -151,6 +152,11 @@ final class CellRun {
         injector.log("fault", "ok", "", -1, fault + " server");
       }
     }
+  }
+
+  /** S8-wrong's flaw lies between its GET and its DEL: that is where its pause must land. */
+  private boolean pausesAtGap() {
+    return cell.scheme().equals("S8-wrong") && cell.fault().equals("F2");
   }
 
   private void kill(History injector, WorkerProcess w) {

@@ -22,11 +22,12 @@ public final class Resource {
     }
     try (Statement s = c.createStatement()) {
       s.execute("CREATE TABLE IF NOT EXISTS lab_fence(id INT PRIMARY KEY, max_token BIGINT, writes BIGINT)");
-      s.execute("CREATE TABLE IF NOT EXISTS lab_stock(id INT PRIMARY KEY, quantity INT, version BIGINT)");
+      s.execute("CREATE TABLE IF NOT EXISTS lab_stock(id INT PRIMARY KEY, quantity INT, version BIGINT,"
+          + " max_token BIGINT)");
       s.execute("DELETE FROM lab_fence");
       s.execute("DELETE FROM lab_stock");
       s.execute("INSERT INTO lab_fence VALUES (1, -1, 0)");
-      s.execute("INSERT INTO lab_stock VALUES (1, " + stock + ", 0)");
+      s.execute("INSERT INTO lab_stock VALUES (1, " + stock + ", 0, -1)");
     }
   }
 
@@ -63,12 +64,24 @@ public final class Resource {
     return (int) one(c, "SELECT quantity FROM lab_stock WHERE id = 1");
   }
 
-  /** Sets the stock to {@code quantity}, unconditionally, as a buyer without a version check does. */
-  public static void setStock(Connection c, int quantity) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "UPDATE lab_stock SET quantity = ?, version = version + 1 WHERE id = 1")) {
+  /**
+   * Sets the stock to {@code quantity}, as a buyer without a version check does: with a token, only
+   * if no higher token wrote it before (the row is fenced like {@code lab_fence}); with token -1,
+   * unconditionally.
+   *
+   * @return whether the write was accepted
+   */
+  public static boolean setStock(Connection c, int quantity, long token) throws SQLException {
+    if (token < -1) {
+      throw new IllegalArgumentException("a fencing token is -1 or more, was " + token);
+    }
+    try (PreparedStatement ps = c.prepareStatement("UPDATE lab_stock SET quantity = ?, version = version + 1,"
+        + " max_token = GREATEST(max_token, ?) WHERE id = 1 AND (? = -1 OR max_token <= ?)")) {
       ps.setInt(1, quantity);
-      ps.executeUpdate();
+      ps.setLong(2, token);
+      ps.setLong(3, token);
+      ps.setLong(4, token);
+      return ps.executeUpdate() == 1;
     }
   }
 

@@ -37,7 +37,7 @@ public final class Schemes {
    * @param lease       the watchdog lease of a library lock (dlock's client lease)
    * @param clockOffset added to the client clock of S5 ({@code skew})
    * @param onWake      called for every wake-up of a waiter (S11, S12, S13, S13-naive)
-   * @param gapHook     called by S4 between SETNX and EXPIRE
+   * @param gapHook     called by S4 between SETNX and EXPIRE, and by S8-wrong between GET and DEL
    * @throws IllegalArgumentException for an unknown id, or {@code S2-h2}, which has no lock
    */
   public static Scheme open(String id, String url, String process, Duration lease, Duration clockOffset,
@@ -51,7 +51,7 @@ public final class Schemes {
       case "S5" -> new ClockValueLock(url, process, clockOffset);
       case "S6" -> new LuaSetnxExpire(url, process);
       case "S7" -> new SetNxPx(url, process);
-      case "S8-wrong" -> new GetThenDel(url, process);
+      case "S8-wrong" -> new GetThenDel(url, process, gapHook);
       case "S11" -> new HerdLock(url, process, onWake);
       case "S13-naive" -> new NaiveReadWrite(url, process, onWake);
       case OPTIMISTIC -> throw new IllegalArgumentException(

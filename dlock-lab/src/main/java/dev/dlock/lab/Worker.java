@@ -19,12 +19,13 @@ import java.util.concurrent.locks.LockSupport;
  * {@link Resource} and records every step in its history. On stdout, one line each, flushed:
  * {@code READY} once connected; then, after {@code GO} on stdin, {@code ENTER <token>} and
  * {@code EXIT} around every hold, {@code GAP} when {@code --gap} stops S4 between SETNX and
- * EXPIRE (it then parks there to be killed), and {@code DONE} at the end (exit status 0). An error
+ * EXPIRE (it then parks there to be killed) or S8-wrong between GET and DEL (once, to be paused), and {@code DONE} at the end (exit status 0). An error
  * is one line on stderr and status 1; stdin closing early ends the worker at once (status 0).
  * Why a process per worker: the faults (kill -9, SIGSTOP) act on whole processes.
  */
 public final class Worker {
   private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+  private static final long GAP_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
 
   private final WorkerOptions opts;
   private final History history;
@@ -32,6 +33,7 @@ public final class Worker {
   private final Duration wait;
   private Scheme scheme;
   private Connection resource;
+  private boolean gapped;
 
   private Worker(WorkerOptions opts) {
     this.opts = opts;
@@ -52,17 +54,31 @@ public final class Worker {
     System.exit(status);
   }
 
+  /**
+   * The {@code --gap} hook. S4 parks for good between SETNX and EXPIRE, to be killed there; S8-wrong,
+   * between its GET and its DEL, waits once for the injector's SIGSTOP to land there.
+   */
+  private void gap() {
+    if (!opts.gap() || gapped) {
+      return;
+    }
+    gapped = true;
+    say("GAP");
+    if (opts.scheme().equals("S8-wrong")) {
+      LockSupport.parkNanos(GAP_WAIT_NANOS);
+      return;
+    }
+    while (true) {
+      LockSupport.park();
+    }
+  }
+
   private void run() throws Exception {
     resource = DriverManager.getConnection(opts.resource());
     if (!Schemes.optimistic(opts.scheme())) {
       scheme = Schemes.open(opts.scheme(), opts.url(), opts.process(), lease,
           Duration.ofMillis(opts.clockOffsetMs()), () -> history.log("wake", "info", opts.lock(), -1, ""),
-          () -> {
-            say("GAP");
-            while (true) {
-              LockSupport.park();
-            }
-          });
+          this::gap);
     }
     say("READY");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -131,16 +147,27 @@ public final class Worker {
       }
       enter(held, "");
       int seen = Resource.stock(resource);
-      if (seen > 0) {
-        TimeUnit.MILLISECONDS.sleep(opts.workMs());
-        Resource.setStock(resource, seen - 1);
+      boolean lost = seen > 0 && work(held, TimeUnit.MILLISECONDS.toNanos(opts.workMs()));
+      if (seen > 0 && !lost && stockWrite(seen - 1, held.token())) {
         history.log("buy", "ok", opts.lock(), held.token(), Integer.toString(seen));
       }
-      exit(held, false);
+      exit(held, lost);
       release(held);
       if (seen <= 0) {
         return;
       }
+    }
+  }
+
+  /** Writes the stock with the hold's token; logs and returns whether the row took it. */
+  private boolean stockWrite(int quantity, long token) {
+    try {
+      boolean accepted = Resource.setStock(resource, quantity, token);
+      history.log("write", accepted ? "ok" : "fail", opts.lock(), token, accepted ? "" : "stale");
+      return accepted;
+    } catch (SQLException e) {
+      history.log("write", "fail", opts.lock(), token, describe(e));
+      return false;
     }
   }
 

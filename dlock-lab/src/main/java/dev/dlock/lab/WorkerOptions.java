@@ -57,8 +57,8 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
       throw new IllegalArgumentException("--role must be reader or writer, was '" + role + "'");
     }
     boolean gap = given.containsKey("--gap");
-    if (gap && !scheme.equals("S4")) {
-      throw new IllegalArgumentException("--gap is for scheme S4 only, not " + scheme);
+    if (gap && !scheme.equals("S4") && !scheme.equals("S8-wrong")) {
+      throw new IllegalArgumentException("--gap is for schemes S4 and S8-wrong only, not " + scheme);
     }
     if (Schemes.optimistic(scheme) && !workload.equals("flash")) {
       throw new IllegalArgumentException("scheme S2-h2 runs the flash workload only, not " + workload);
