@@ -159,6 +159,22 @@ final class Procs {
     });
   }
 
+  /**
+   * Whether {@code pid} has ended: gone, or a zombie. A postmaster is not the lab's child, and
+   * where PID 1 reaps nothing (some containers) a killed one stays a zombie.
+   */
+  static boolean ended(long pid) {
+    if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+      return true;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+    } catch (IOException | RuntimeException e) {
+      return true; // no /proc entry: gone meanwhile
+    }
+  }
+
   /** Deletes {@code dir} and everything in it; a missing directory is fine. */
   static void deleteTree(Path dir) {
     if (dir == null || !Files.exists(dir)) {
