@@ -1,0 +1,191 @@
+package dev.dlock.lab;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import redis.embedded.core.ExecutableProvider;
+
+/**
+ * A real redis-server as a child process of the lab, on 127.0.0.1, with a data directory of its
+ * own: {@link #pid()} is the server itself, so {@code kill -STOP} and {@code kill -9} hit it alone.
+ *
+ * <p>Why not embedded-redis's {@code RedisServer}: it hides the process and stops it gently; the
+ * lab needs the pid and a real crash. It only borrows the binary the embedded-redis jar ships,
+ * extracted once per JVM.
+ */
+public final class RedisProcess implements LabServer {
+  /** What survives a {@link #restart()}. */
+  public enum Persistence {
+    /** {@code save ""}, {@code appendonly no}: a restart loses every key (fault F3). */
+    NONE,
+    /** {@code appendonly yes}, {@code appendfsync always}: every write is on disk first (F3-aof). */
+    AOF_ALWAYS
+  }
+
+  private static Path binary;
+
+  private final int port;
+  private final Path dir;
+  private final Persistence persistence;
+  private Process process;
+  private List<Long> paused = List.of();
+
+  private RedisProcess(int port, Path dir, Persistence persistence) {
+    this.port = port;
+    this.dir = dir;
+    this.persistence = persistence;
+  }
+
+  /**
+   * Starts a redis-server on a free port with a new data directory under {@code baseDir}; returns
+   * once it answers PING.
+   */
+  public static RedisProcess start(Path baseDir, Persistence persistence) {
+    Objects.requireNonNull(persistence, "persistence");
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) { // another process may take the port first
+      int port = Procs.freePort();
+      Path dir = createDir(baseDir, "redis-" + port + "-");
+      RedisProcess server = new RedisProcess(port, dir, persistence);
+      try {
+        server.launch();
+        Reaper.register(server);
+        return server;
+      } catch (IllegalStateException e) {
+        server.close();
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** Starts {@code n} independent servers, as Redlock needs; all or none. */
+  public static List<RedisProcess> startMany(Path baseDir, int n, Persistence persistence) {
+    if (n < 1) {
+      throw new IllegalArgumentException("n must be at least 1, was " + n);
+    }
+    List<RedisProcess> servers = new ArrayList<>();
+    try {
+      for (int i = 0; i < n; i++) {
+        servers.add(start(baseDir, persistence));
+      }
+      return servers;
+    } catch (RuntimeException e) {
+      servers.forEach(RedisProcess::close);
+      throw e;
+    }
+  }
+
+  /** The Redlock URL of {@code servers}: {@code redlock://127.0.0.1:p1,127.0.0.1:p2,...}. */
+  public static String redlockUrl(List<RedisProcess> servers) {
+    if (servers.isEmpty()) {
+      throw new IllegalArgumentException("a Redlock URL needs at least one server, was none");
+    }
+    return servers.stream().map(s -> "127.0.0.1:" + s.port).collect(Collectors.joining(",", "redlock://", ""));
+  }
+
+  /** The port the server listens on, on 127.0.0.1. */
+  public int port() {
+    return port;
+  }
+
+  /** The persistence this server was started with. */
+  public Persistence persistence() {
+    return persistence;
+  }
+
+  @Override
+  public String url() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  @Override
+  public synchronized long pid() {
+    return process.pid();
+  }
+
+  @Override
+  public synchronized void pause() {
+    paused = Procs.pauseTree(process.pid());
+  }
+
+  @Override
+  public synchronized void resume() {
+    Procs.resumeAll(paused);
+    paused = List.of();
+  }
+
+  @Override
+  public synchronized void restart() {
+    Procs.killTree(process.pid());
+    paused = List.of();
+    Procs.awaitClosed("redis-server", port);
+    launch();
+  }
+
+  @Override
+  public synchronized void close() {
+    Reaper.unregister(this);
+    if (process != null) {
+      Procs.killTree(process.pid());
+    }
+    paused = List.of();
+    Procs.deleteTree(dir);
+  }
+
+  @Override
+  public String toString() {
+    return "redis-server " + url() + " (" + persistence + ", " + dir + ")";
+  }
+
+  private void launch() {
+    Path conf = dir.resolve("redis.conf");
+    Path log = dir.resolve("redis.log");
+    try {
+      Files.writeString(conf, String.join("\n",
+          "port " + port,
+          "bind 127.0.0.1",
+          "dir " + dir.toAbsolutePath(),
+          "daemonize no",
+          "save \"\"",
+          persistence == Persistence.AOF_ALWAYS ? "appendonly yes" : "appendonly no",
+          "appendfsync always",
+          ""));
+      process = new ProcessBuilder(binary().toString(), conf.toString())
+          .directory(dir.toFile())
+          .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+          .start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start redis-server on port " + port + ": " + e, e);
+    }
+    Procs.awaitReady("redis-server", port, log, process.toHandle(),
+        () -> Procs.ask(port, "PING\r\n", false).startsWith("+PONG"));
+  }
+
+  /** The redis-server of the embedded-redis jar for this OS, extracted once per JVM. */
+  private static synchronized Path binary() throws IOException {
+    if (binary == null) {
+      Path dir = Files.createTempDirectory("dlock-lab-redis-bin-");
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> Procs.deleteTree(dir), "dlock-lab-redis-bin"));
+      binary = ExecutableProvider.newJarResourceProvider(dir.toFile()).get().toPath();
+    }
+    return binary;
+  }
+
+  static Path createDir(Path baseDir, String prefix) {
+    try {
+      Files.createDirectories(baseDir);
+      return Files.createTempDirectory(baseDir, prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a data directory under " + baseDir + ": " + e, e);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+package dev.dlock.lab;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A standalone ZooKeeper server in a JVM of its own ({@link ZooKeeperMain}, the lab's classpath),
+ * on 127.0.0.1, with a data directory that survives {@link #restart()}: ZooKeeper writes every
+ * transaction to its log before it answers, so persistent nodes come back after a {@code kill -9}.
+ *
+ * <p>Why a child JVM rather than curator-test's in-process server: a pause (SIGSTOP) and a crash
+ * (SIGKILL) must hit the server alone, with a pid of its own.
+ */
+public final class ZooKeeperProcess implements LabServer {
+  private final int port;
+  private final Path dir;
+  private Process process;
+  private List<Long> paused = List.of();
+
+  private ZooKeeperProcess(int port, Path dir) {
+    this.port = port;
+    this.dir = dir;
+  }
+
+  /**
+   * Starts a server on a free port with a new data directory under {@code baseDir}; returns once
+   * it reports {@code Mode: standalone}.
+   */
+  public static ZooKeeperProcess start(Path baseDir) {
+    IllegalStateException last = null;
+    for (int attempt = 0; attempt < 3; attempt++) { // another process may take the port first
+      int port = Procs.freePort();
+      ZooKeeperProcess server = new ZooKeeperProcess(port, RedisProcess.createDir(baseDir, "zookeeper-" + port + "-"));
+      try {
+        server.launch();
+        Reaper.register(server);
+        return server;
+      } catch (IllegalStateException e) {
+        server.close();
+        last = e;
+      }
+    }
+    throw last;
+  }
+
+  /** The port the server listens on, on 127.0.0.1. */
+  public int port() {
+    return port;
+  }
+
+  /** The plain connect string, {@code 127.0.0.1:<port>}, for Curator or ZooKeeper's own client. */
+  public String connectString() {
+    return "127.0.0.1:" + port;
+  }
+
+  @Override
+  public String url() {
+    return "zookeeper://127.0.0.1:" + port;
+  }
+
+  @Override
+  public synchronized long pid() {
+    return process.pid();
+  }
+
+  @Override
+  public synchronized void pause() {
+    paused = Procs.pauseTree(process.pid());
+  }
+
+  @Override
+  public synchronized void resume() {
+    Procs.resumeAll(paused);
+    paused = List.of();
+  }
+
+  @Override
+  public synchronized void restart() {
+    Procs.killTree(process.pid());
+    paused = List.of();
+    Procs.awaitClosed("ZooKeeper", port);
+    launch();
+  }
+
+  @Override
+  public synchronized void close() {
+    Reaper.unregister(this);
+    if (process != null) {
+      Procs.killTree(process.pid());
+    }
+    paused = List.of();
+    Procs.deleteTree(dir);
+  }
+
+  @Override
+  public String toString() {
+    return "ZooKeeper " + url() + " (" + dir + ")";
+  }
+
+  private void launch() {
+    Path log = dir.resolve("zookeeper.log");
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"),
+        "-Dzookeeper.snapshot.trust.empty=true",
+        "-cp", System.getProperty("java.class.path"),
+        ZooKeeperMain.class.getName(), Integer.toString(port), dir.toAbsolutePath().toString()));
+    try {
+      // stdin stays a pipe from this JVM: the child exits when it closes
+      process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot start the ZooKeeper JVM for port " + port + ": " + e, e);
+    }
+    Procs.awaitReady("ZooKeeper", port, log, process.toHandle(),
+        () -> Procs.ask(port, "srvr", true).contains("Mode: standalone"));
+  }
+}
