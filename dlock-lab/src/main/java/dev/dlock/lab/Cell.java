@@ -10,7 +10,7 @@ import java.util.Map;
  * the runs and times take the worst run, because a cell must show a failure any run had, not an
  * average that hides it.
  *
- * @param scheme the scheme id
+ * @param scheme the matrix row: the scheme id, with its workload unless that is the critical section ({@link #row})
  * @param fault  the fault id
  * @param runs   the runs' results, at least one
  */
@@ -23,7 +23,7 @@ public record Cell(String scheme, String fault, List<CellResult> runs) {
       throw new IllegalArgumentException("cell " + scheme + " x " + fault + " has no runs");
     }
     for (CellResult r : runs) {
-      if (!r.info().scheme().equals(scheme) || !r.info().fault().equals(fault)) {
+      if (!row(r.info()).equals(scheme) || !r.info().fault().equals(fault)) {
         throw new IllegalArgumentException("run " + r.info().scheme() + " x " + r.info().fault()
             + " does not belong to cell " + scheme + " x " + fault);
       }
@@ -34,11 +34,25 @@ public record Cell(String scheme, String fault, List<CellResult> runs) {
   public static List<Cell> group(List<CellResult> results) {
     Map<List<String>, List<CellResult>> byKey = new LinkedHashMap<>();
     for (CellResult r : results) {
-      byKey.computeIfAbsent(List.of(r.info().scheme(), r.info().fault()), k -> new ArrayList<>()).add(r);
+      byKey.computeIfAbsent(List.of(row(r.info()), r.info().fault()), k -> new ArrayList<>()).add(r);
     }
     List<Cell> cells = new ArrayList<>();
     byKey.forEach((key, runs) -> cells.add(new Cell(key.get(0), key.get(1), runs)));
     return cells;
+  }
+
+  /**
+   * The matrix row of a run: its scheme, and its workload when that is not the critical section,
+   * since one scheme may run both ({@code none} and {@code none (flash)}).
+   */
+  public static String row(RunInfo info) {
+    return info.workload().equals("critical") ? info.scheme() : info.scheme() + " (" + info.workload() + ")";
+  }
+
+  /** The scheme id of a row made by {@link #row}. */
+  public static String schemeOf(String row) {
+    int space = row.indexOf(' ');
+    return space < 0 ? row : row.substring(0, space);
   }
 
   /** Violations summed over the runs. */

@@ -19,7 +19,7 @@ import java.util.List;
  * @param grants           {@code acquire ok} events
  * @param releases         {@code release ok} events
  * @param wakeups          {@code wake} events
- * @param grantsPerSecond  grants over the run's length
+ * @param grantsPerSecond  grants over the run's length; in a flash sale, items sold
  * @param verdict          what the run showed
  * @param events           the run's events, sorted by time
  */

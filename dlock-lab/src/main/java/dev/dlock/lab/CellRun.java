@@ -94,7 +94,7 @@ final class CellRun {
         "--history", dir.resolve(name + ".jsonl").toString(), "--workload", cell.workload(),
         "--lock", ("lab-" + cell.scheme() + "-" + cell.fault() + "-" + run).replaceAll("[^A-Za-z0-9-]", "-"),
         "--lease-ms", Long.toString(settings.lease().toMillis()),
-        "--wait-ms", Long.toString(settings.wait().toMillis()),
+        "--wait-ms", Long.toString(settings.acquireWait().toMillis()),
         "--work-ms", Long.toString(settings.work().toMillis()),
         "--duration-ms", Long.toString(settings.duration().toMillis()),
         "--resource", resourceUrl));
@@ -103,7 +103,7 @@ final class CellRun {
       args.addAll(List.of("--clock-offset-ms", Long.toString(settings.lease().toMillis() * 3)));
     }
     if (i == 1 && (cell.fault().equals("F1-gap") || pausesAtGap())) {
-      args.add("--gap");
+      args.addAll(List.of("--gap", "--gap-after-ms", Long.toString(settings.faultAt().toMillis())));
     }
     if (cell.workload().equals("readwrite")) {
       args.addAll(List.of("--role", i == 1 ? "writer" : "reader"));
@@ -127,12 +127,12 @@ final class CellRun {
     switch (fault) {
       case "F1" -> kill(injector, holder);
       case "F2" -> {
-        Faults.send("STOP", holder.pid());
+        Faults.stop(holder.pid());
         injector.log("fault", "invoke", "", -1, "F2 " + holder.name());
         try {
           TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
         } finally {
-          Faults.send("CONT", holder.pid());
+          Faults.cont(holder.pid());
           injector.log("fault", "ok", "", -1, "F2 " + holder.name());
         }
       }
@@ -161,7 +161,7 @@ final class CellRun {
 
   private void kill(History injector, WorkerProcess w) {
     killed.add(w);
-    Faults.send("KILL", w.pid());
+    Faults.kill(w.pid());
     injector.log("fault", "invoke", "", -1, cell.fault() + " " + w.name());
     injector.log("fault", "ok", "", -1, cell.fault() + " " + w.name());
   }

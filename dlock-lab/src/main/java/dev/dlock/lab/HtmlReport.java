@@ -61,11 +61,12 @@ public final class HtmlReport {
     matrix(h, cells, ids);
     for (String scheme : TerminalReport.schemes(cells)) {
       List<Cell> own = cells.stream().filter(c -> c.scheme().equals(scheme)).toList();
-      String name = Claims.known(scheme) ? Claims.title(scheme) : scheme;
+      String id = Cell.schemeOf(scheme);
+      String name = Claims.known(id) ? Claims.title(id) : scheme;
       h.append("<section class=\"scheme\" id=\"scheme-").append(esc(sanitize(scheme))).append("\">\n<h2>")
           .append(esc(scheme)).append(": ").append(esc(name)).append("</h2>\n");
-      if (Claims.known(scheme)) {
-        h.append("<p class=\"claim\"><strong>Claimed:</strong> ").append(esc(Claims.claim(scheme))).append("</p>\n");
+      if (Claims.known(id)) {
+        h.append("<p class=\"claim\"><strong>Claimed:</strong> ").append(esc(Claims.claim(id))).append("</p>\n");
       }
       h.append("<p class=\"showed\"><strong>Shown:</strong> ");
       for (Cell c : own) {

@@ -87,7 +87,7 @@ public final class Lab implements AutoCloseable {
   /** The lock URL the workers of {@code cell} use. */
   private String schemeUrl(CellSpec cell, LabServer server) {
     String backend = Plan.BACKEND.get(cell.scheme());
-    String url = urls.containsKey(backend) ? urls.get(backend) : backend.equals("h2") ? h2().url() : server.url();
+    String url = urls.containsKey(backend) ? urls.get(backend) : backend.equals("h2") ? h2().lockUrl() : server.url();
     if (cell.scheme().equals("S3-pg")) {
       url += (url.contains("?") ? "&" : "?") + "dlockMode=session";
     }

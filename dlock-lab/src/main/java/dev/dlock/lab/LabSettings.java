@@ -10,11 +10,11 @@ import java.time.Duration;
  * @param duration how long the workers loop after GO
  * @param lease    the lease asked of every scheme; pauses last {@link #pause()}, well past it
  * @param work     the time a worker spends inside its critical section
- * @param wait     how long one acquire may wait before the worker logs a timeout and tries again
+ * @param acquireWait how long one acquire may wait before the worker logs a timeout and tries again
  * @param faultAt  when, after GO, the injector starts looking for its moment
  * @param stock    the flash sale's stock
  */
-public record LabSettings(int workers, Duration duration, Duration lease, Duration work, Duration wait,
+public record LabSettings(int workers, Duration duration, Duration lease, Duration work, Duration acquireWait,
     Duration faultAt, int stock) {
 
   /** The quick matrix's shape: three workers, five seconds, one-second leases. */
@@ -29,7 +29,7 @@ public record LabSettings(int workers, Duration duration, Duration lease, Durati
     positive("duration", duration);
     positive("lease", lease);
     positive("work", work);
-    positive("wait", wait);
+    positive("acquireWait", acquireWait);
     positive("faultAt", faultAt);
     if (stock < 1) {
       throw new IllegalArgumentException("stock must be at least 1, was " + stock);

@@ -34,6 +34,7 @@ public final class Worker {
   private Scheme scheme;
   private Connection resource;
   private boolean gapped;
+  private volatile long goNanos;
 
   private Worker(WorkerOptions opts) {
     this.opts = opts;
@@ -55,11 +56,12 @@ public final class Worker {
   }
 
   /**
-   * The {@code --gap} hook. S4 parks for good between SETNX and EXPIRE, to be killed there; S8-wrong,
-   * between its GET and its DEL, waits once for the injector's SIGSTOP to land there.
+   * The {@code --gap} hook, armed {@code --gap-after-ms} after GO. S4 parks for good between SETNX
+   * and EXPIRE, to be killed there; S8-wrong, between its GET and its DEL, waits once for the
+   * injector's SIGSTOP to land there.
    */
   private void gap() {
-    if (!opts.gap() || gapped) {
+    if (!opts.gap() || gapped || System.nanoTime() - goNanos < TimeUnit.MILLISECONDS.toNanos(opts.gapAfterMs())) {
       return;
     }
     gapped = true;
@@ -90,7 +92,8 @@ public final class Worker {
       throw new IllegalStateException("expected GO on stdin, got '" + go + "'");
     }
     watchStdin(in);
-    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(opts.durationMs());
+    goNanos = System.nanoTime();
+    long end = goNanos + TimeUnit.MILLISECONDS.toNanos(opts.durationMs());
     switch (opts.workload()) {
       case "critical" -> {
         while (System.nanoTime() - end < 0) {

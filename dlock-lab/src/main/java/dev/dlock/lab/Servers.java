@@ -1,0 +1,94 @@
+package dev.dlock.lab;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The lab's servers by name: {@code redis} (no persistence), {@code redis-aof} (AOF, fsync always),
+ * {@code redlock} (five independent Redis masters), {@code pg} and {@code zk}. ZooKeeper's URL asks
+ * for a session as long as the lab's lease, since the session is what a ZooKeeper lock's holder
+ * keeps alive.
+ */
+public final class Servers {
+  private Servers() {}
+
+  /** Starts the server {@code name} in a new folder under {@code dir}. */
+  public static LabServer start(String name, Path dir, Duration lease) {
+    return switch (name) {
+      case "redis" -> RedisProcess.start(dir, RedisProcess.Persistence.NONE);
+      case "redis-aof" -> RedisProcess.start(dir, RedisProcess.Persistence.AOF_ALWAYS);
+      case "redlock" -> new Group(RedisProcess.startMany(dir, 5, RedisProcess.Persistence.NONE));
+      case "pg" -> PostgresProcess.start(dir);
+      case "zk" -> new Renamed(ZooKeeperProcess.start(dir), "?sessionTimeout=" + lease.toMillis() + "ms");
+      default -> throw new IllegalArgumentException(
+          "server must be redis, redis-aof, redlock, pg or zk, was '" + name + "'");
+    };
+  }
+
+  /** A server whose URL carries parameters of the lab's. */
+  private record Renamed(LabServer server, String query) implements LabServer {
+    @Override
+    public String url() {
+      return server.url() + query;
+    }
+
+    @Override
+    public long pid() {
+      return server.pid();
+    }
+
+    @Override
+    public void pause() {
+      server.pause();
+    }
+
+    @Override
+    public void resume() {
+      server.resume();
+    }
+
+    @Override
+    public void restart() {
+      server.restart();
+    }
+
+    @Override
+    public void close() {
+      server.close();
+    }
+  }
+
+  /** Redlock's servers as one: a server fault acts on all of them. */
+  private record Group(List<RedisProcess> nodes) implements LabServer {
+    @Override
+    public String url() {
+      return RedisProcess.redlockUrl(nodes);
+    }
+
+    @Override
+    public long pid() {
+      return nodes.get(0).pid();
+    }
+
+    @Override
+    public void pause() {
+      nodes.forEach(RedisProcess::pause);
+    }
+
+    @Override
+    public void resume() {
+      nodes.forEach(RedisProcess::resume);
+    }
+
+    @Override
+    public void restart() {
+      nodes.forEach(RedisProcess::restart);
+    }
+
+    @Override
+    public void close() {
+      nodes.forEach(RedisProcess::close);
+    }
+  }
+}
