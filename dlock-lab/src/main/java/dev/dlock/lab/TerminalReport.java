@@ -1,6 +1,7 @@
 package dev.dlock.lab;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +13,9 @@ import java.util.Set;
  * any terminal, log file or CI console.
  */
 public final class TerminalReport {
+  /** The matrix's columns: no fault, then faults of a worker, of the server, of the clock. */
+  static final List<String> FAULT_ORDER = List.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F8", "skew");
+
   private TerminalReport() {}
 
   /** The matrix (schemes by faults) and the detail table for {@code cells}. */
@@ -83,11 +87,13 @@ public final class TerminalReport {
     return new ArrayList<>(seen);
   }
 
-  /** The faults of {@code cells} in first-seen order. */
+  /** The faults of {@code cells}, in the order of {@link #FAULT_ORDER}, then any others as first seen. */
   static List<String> faults(List<Cell> cells) {
     Set<String> seen = new LinkedHashSet<>();
     cells.forEach(c -> seen.add(c.fault()));
-    return new ArrayList<>(seen);
+    List<String> ordered = new ArrayList<>(seen);
+    ordered.sort(Comparator.comparingInt(f -> FAULT_ORDER.contains(f) ? FAULT_ORDER.indexOf(f) : FAULT_ORDER.size()));
+    return ordered;
   }
 
   /** The first cell of {@code scheme} and {@code fault}, or null. */
