@@ -45,10 +45,11 @@ final class Keys {
     this.sharded = sharded;
   }
 
-  /** The lock, token, queue and alive keys of a name, in the order the scripts expect. */
+  /** The lock, token, queue, alive and waiters' leases keys of a name, in the order the scripts expect. */
   byte[][] of(String name) {
     byte[] tag = tag(name);
-    return new byte[][] {key(tag, LOCK), key(tag, ":token"), key(tag, ":queue"), key(tag, ":alive")};
+    return new byte[][] {key(tag, LOCK), key(tag, ":token"), key(tag, ":queue"), key(tag, ":alive"),
+        key(tag, ":leases")};
   }
 
   /** The fair lock's owner, token, queue and alive keys, in the order the fair scripts expect. */

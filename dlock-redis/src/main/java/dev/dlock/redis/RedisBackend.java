@@ -45,8 +45,10 @@ import org.slf4j.LoggerFactory;
  * the two. A release that finds owners queued grants the lock to the oldest one
  * whose client still listens, with the next token, and publishes that token to that client's
  * channel only, so one client wakes per release and its waiter holds the lock with no further
- * request. The pushed grant lasts only the waiter timeout, so a frozen waiter cannot hold the lock
- * longer; the engine renews it to a whole lease at once. A waiter's place lapses when it has not
+ * request. The pushed grant lasts only the waiter timeout, or the waiter's own lease if that is
+ * shorter (the waiter records it when it queues), so a frozen or dead waiter cannot hold the lock
+ * longer than either, nor longer than its client counts it valid; the engine renews it to a whole
+ * lease. A waiter's place lapses when it has not
  * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
  * lost notification costs at most a third of it. A release to another thread of this client is
  * one script that moves the grant to the new owner with the next token ({@link #handOff}). The
@@ -54,7 +56,10 @@ import org.slf4j.LoggerFactory;
  */
 final class RedisBackend implements LockBackend, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
-  /** How long a waiter keeps its place without asking again, and how long a grant pushed to it lasts. */
+  /**
+   * How long a waiter keeps its place without asking again, and how long a grant pushed to it lasts
+   * at most (its own lease, if shorter).
+   */
   static final Duration WAITER_TIMEOUT = Duration.ofSeconds(3);
 
   private final RedisUrl url;
@@ -166,8 +171,9 @@ final class RedisBackend implements LockBackend, Abandonable {
 
   /**
    * The grant a release pushed to this owner, or null if none came. The release granted it for
-   * the waiter timeout at a moment after the server answered this owner's last try, so its
-   * validity counts from when that try was sent; the engine renews it to a whole lease at once.
+   * the waiter timeout, or this owner's lease if shorter (its last try recorded it), at a moment
+   * after the server answered that try, so its validity counts from when that try was sent; the
+   * engine renews it to a whole lease.
    */
   private Attempt takePushed(String name, String owner, Duration leaseTime) {
     QueuedOwners.Pushed p = queued.takePushed(owner, name);

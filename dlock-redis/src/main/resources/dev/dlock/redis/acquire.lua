@@ -1,12 +1,15 @@
 -- Grants a lock to an owner, or says who holds it and for how long.
 --
 -- KEYS[1] lock   string '<state><ms> <owner>': state '-' held, '+' held while owners may be
---                queued, '@' granted by a release to the queue head, for the waiter timeout, and
---                not yet renewed or retried by it; ms is the lease (or that timeout) in
---                milliseconds, restored by release.lua in a rare case
+--                queued, '@' granted by a release to the queue head, for the waiter timeout or
+--                the head's own lease if that is shorter, and not yet renewed or retried by it; ms
+--                is the lease (or that grant's time) in milliseconds, restored by release.lua in a
+--                rare case
 -- KEYS[2] token  the fencing-token counter of the lock (drawToken, in the prelude); it never expires
 -- KEYS[3] queue  zset: waiting owner -> arrival, server microseconds (FIFO order)
 -- KEYS[4] alive  zset: waiting owner -> server millisecond at which its place lapses
+-- KEYS[5] leases hash: waiting owner -> its lease in milliseconds, so that a release grants it no
+--                longer than the owner itself counts on holding it (release.lua)
 local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local mode = ARGV[3]                      -- '0' one-shot, '1' will wait, '2' will wait, may be queued
@@ -14,9 +17,9 @@ local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place w
 -- Returns {1, token} for a grant, or {0, holder's ms left, holder}; an error if a key holds what
 -- dlock did not write there (see the prelude).
 
-local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'lock', 'counter', 'zset', 'zset'})
+local bad = foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -26,6 +29,7 @@ if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
   if mode == '2' then
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
+    redis.call('HDEL', leases, owner)
     if redis.call('EXISTS', queue) == 1 then
       redis.call('SET', lock, '+' .. lease .. ' ' .. owner, 'PX', lease)
     end
@@ -45,6 +49,7 @@ if holder == owner then
     -- with its token, for a whole lease.
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
+    redis.call('HDEL', leases, owner)
     local next = redis.call('EXISTS', queue) == 1 and '+' or '-'
     redis.call('SET', lock, next .. lease .. ' ' .. owner, 'PX', lease)
     return {1, tonumber(redis.call('GET', counter))}
@@ -59,8 +64,10 @@ if mode ~= '0' then
   local now = micros()
   redis.call('ZADD', queue, 'NX', now, owner)
   redis.call('ZADD', alive, math.floor(now / 1000) + waiterTimeout, owner)
+  redis.call('HSET', leases, owner, lease)
   redis.call('PEXPIRE', queue, waiterTimeout)
   redis.call('PEXPIRE', alive, waiterTimeout)
+  redis.call('PEXPIRE', leases, waiterTimeout)
   if state == '-' then
     redis.call('SET', lock, '+' .. string.sub(value, 2), 'KEEPTTL')
   end

@@ -2,7 +2,7 @@
 -- waiter is woken, and the new owner gets the next token, so its grant ranks above the old one and
 -- below any grant made later, a queued waiter's included. Queued owners stay queued.
 --
--- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive: as in acquire.lua
+-- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive, KEYS[5] leases: as in acquire.lua
 local from = ARGV[1]    -- the owner that holds the grant
 local to = ARGV[2]      -- the owner that takes it
 local lease = ARGV[3]   -- the new grant's lease in milliseconds

@@ -45,6 +45,7 @@ local shapes = {
   owner = {type = 'string', pattern = '.:%d+$'},       -- an owner, '<client id>:<sequence>'
   counter = {type = 'string', pattern = '^%d+$'},      -- a fencing-token counter
   zset = {type = 'zset'},
+  leases = {type = 'hash'},                            -- acquire.lua's waiting owner -> lease
   meta = {type = 'hash', fields = {permits = true, token = true}}   -- sem-acquire.lua's
 }
 

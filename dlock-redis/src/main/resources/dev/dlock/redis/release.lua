@@ -2,10 +2,13 @@
 -- a grant made to the owner meanwhile; or passes on a pushed grant nobody took (mode 'pass'): like
 -- 'cancel', but only while the grant is still marked pushed ('@'), as the owner's own retry may
 -- have taken it since. A lock freed while owners are queued is granted to the oldest live one,
--- for the waiter timeout, and its client alone is told the token; the taker's first renewal
--- extends it to a whole lease.
+-- for the waiter timeout or that owner's own lease if it is shorter, and its client alone is told
+-- the token; the taker's first renewal extends it to a whole lease. Why the lease bounds it: the
+-- taker's client counts the grant valid for at most its lease, and renews it only a third of a
+-- lease later; a grant that outlived the lease would lock everyone out for the rest of the waiter
+-- timeout once a taker died before that renewal.
 --
--- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive: as in acquire.lua
+-- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive, KEYS[5] leases: as in acquire.lua
 local owner = ARGV[1]
 local mode = ARGV[2]                      -- 'release', 'cancel' or 'pass'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
@@ -15,9 +18,9 @@ local publish = ARGV[6] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards 
 -- Returns 1 if the owner held (or had been pushed) the lock and it is freed, else 0; an error if a
 -- key holds what dlock did not write there (see the prelude).
 
-local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'lock', 'counter', 'zset', 'zset'})
+local bad = foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -29,6 +32,7 @@ local function handOver()
   for _, gone in ipairs(lapsed) do
     redis.call('ZREM', queue, gone)
     redis.call('ZREM', alive, gone)
+    redis.call('HDEL', leases, gone)
   end
   for _ = 1, 8 do
     local head = redis.call('ZRANGE', queue, 0, 0)[1]
@@ -37,11 +41,14 @@ local function handOver()
     end
     redis.call('ZREM', queue, head)
     redis.call('ZREM', alive, head)
+    -- An owner queued by an older dlock has no lease recorded: the waiter timeout bounds its grant.
+    local ms = math.min(waiterTimeout, tonumber(redis.call('HGET', leases, head)) or waiterTimeout)
+    redis.call('HDEL', leases, head)
     local client, seq = string.match(head, '^(.*):(%d+)$')
     if client then
       local token = drawToken(counter)
       if redis.call(publish, channels .. client, seq .. ' ' .. digits(token) .. ' ' .. name) > 0 then
-        redis.call('SET', lock, '@' .. waiterTimeout .. ' ' .. head, 'PX', waiterTimeout)
+        redis.call('SET', lock, '@' .. ms .. ' ' .. head, 'PX', ms)
         return
       end
     end
@@ -69,6 +76,7 @@ end
 
 redis.call('ZREM', queue, owner)
 redis.call('ZREM', alive, owner)
+redis.call('HDEL', leases, owner)
 local value = redis.call('GET', lock)
 if not value then
   return 0

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
@@ -20,12 +21,15 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -195,6 +199,71 @@ class RedisWaitingTest {
     }
   }
 
+
+  /**
+   * The lab's kill -9 of a holder inside its critical section, where the holder took its grant from a
+   * release's push (as nearly every grant is under contention) and died before its first renewal.
+   * The pushed grant must lapse with the taker's own lease (1 s), not the longer waiter timeout, or
+   * the other clients, timing out and asking again, are locked out until that timeout runs out.
+   */
+  @Test
+  void aPushedGrantWhoseTakerDiesLapsesWithTheTakersLease() throws Exception {
+    String name = "pushed-then-killed-" + System.nanoTime();
+    Duration lease = Duration.ofSeconds(1);
+    assertThat(lease).as("the case needs a lease shorter than the waiter timeout")
+        .isLessThan(RedisBackend.WAITER_TIMEOUT);
+    Lease held = client(new Counter()).lock(name).acquire();
+    Counter dyingEvents = new Counter();
+    LockClient dying = clients.add(LockClient.builder().url(server.url()).leaseTime(lease)
+        .listener(dyingEvents).build());
+    Future<Long> takenAt = threads.submit(() -> {
+      dying.lock(name).acquire(Duration.ofSeconds(60));
+      long at = System.nanoTime();
+      // Killed at once, before the watchdog's first renewal (a third of the lease later).
+      ((Abandonable) dying).abandon();
+      return at;
+    });
+    assertThat(dyingEvents.await("waited", 1, Duration.ofSeconds(10))).isTrue();
+    held.close();
+    long taken = takenAt.get(10, TimeUnit.SECONDS);
+    assertThat(dyingEvents.get("woken")).as("the grant came by the release's push").isEqualTo(1);
+    assertThat(dyingEvents.get("renewed")).as("renewals before the kill").isZero();
+
+    // Two survivors, as in the lab: each tries for 1 s, gives up (its wait is cancelled) and asks again.
+    AtomicLong grantedAt = new AtomicLong();
+    CountDownLatch granted = new CountDownLatch(1);
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Future<?>> survivors = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      DistributedLock lock = clients.add(LockClient.builder().url(server.url()).leaseTime(lease)
+          .build()).lock(name);
+      survivors.add(threads.submit(() -> {
+        while (!stop.get()) {
+          Optional<Lease> l = lock.tryAcquire(Duration.ofSeconds(1));
+          if (l.isPresent()) {
+            grantedAt.compareAndSet(0, System.nanoTime());
+            granted.countDown();
+            l.get().close();
+            return null;
+          }
+        }
+        return null;
+      }));
+    }
+    try {
+      assertThat(granted.await(10, TimeUnit.SECONDS)).as("a survivor got the lock").isTrue();
+      // The dead holder's grant ends at most its lease after it was taken; a survivor asks again
+      // at once then (its retry hint is the time left), so a second past the lease is generous.
+      // Held for the waiter timeout instead, the lock comes free only about 3 s after it was taken.
+      assertThat(Duration.ofNanos(grantedAt.get() - taken)).as("time from the dead holder's grant to the next")
+          .isLessThan(lease.plusSeconds(1));
+    } finally {
+      stop.set(true);
+      for (Future<?> f : survivors) {
+        f.get(10, TimeUnit.SECONDS);
+      }
+    }
+  }
 
   /** A backend whose owner {@code clientId:1} queued for a held lock that was then released. */
   private record Woken(RedisBackend backend, long heldToken) {}
