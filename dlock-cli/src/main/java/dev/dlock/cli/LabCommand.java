@@ -65,8 +65,9 @@ final class LabCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     List<CellSpec> cells = Plan.select(full ? Plan.full() : Plan.quick(), new LinkedHashSet<>(schemes),
         new LinkedHashSet<>(faults));
-    Path histories = dir != null ? dir : Files.createTempDirectory("dlock-lab");
     LabSettings settings = LabSettings.QUICK;
+    Lab.checkUrls(urls);
+    Path histories = dir != null ? dir : Files.createTempDirectory("dlock-lab");
     out.printf("dlock lab: %d cells x %d runs, %d workers each, lease %d ms; histories in %s%n%n", cells.size(), runs,
         settings.workers(), settings.lease().toMillis(), histories);
     long t0 = System.nanoTime();

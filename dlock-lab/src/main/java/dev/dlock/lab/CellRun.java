@@ -122,7 +122,7 @@ final class CellRun {
       kill(injector, w);
       return;
     }
-    WorkerProcess holder = pausesAtGap() ? await(WorkerProcess::atGap, "S8-wrong between its GET and its DEL")
+    WorkerProcess holder = pausesAtGap() ? await(WorkerProcess::atGap, "a worker at the gap of its scheme")
         : await(WorkerProcess::holding, "a worker inside its critical section");
     switch (fault) {
       case "F1" -> kill(injector, holder);
@@ -154,9 +154,12 @@ final class CellRun {
     }
   }
 
-  /** S8-wrong's flaw lies between its GET and its DEL: that is where its pause must land. */
+  /**
+   * A holder's pause lands where it hurts most: right before its write (the articles' GC pause),
+   * or, for S8-wrong, between its GET and its DEL. S4's gap is for its kill (F1-gap) only.
+   */
   private boolean pausesAtGap() {
-    return cell.scheme().equals("S8-wrong") && cell.fault().equals("F2");
+    return cell.fault().equals("F2") && !cell.scheme().equals("S4");
   }
 
   private void kill(History injector, WorkerProcess w) {

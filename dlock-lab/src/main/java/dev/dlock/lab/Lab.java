@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * A lab session: starts the servers its cells need (once, on first need), runs every cell the
@@ -37,10 +38,15 @@ public final class Lab implements AutoCloseable {
     this.urls = Map.copyOf(urls);
     this.dir = Objects.requireNonNull(dir, "dir");
     this.progress = Objects.requireNonNull(progress, "progress");
+    checkUrls(urls);
+  }
+
+  /** Refuses a backend name the lab does not know, naming it. */
+  public static void checkUrls(Map<String, String> urls) {
     for (String backend : urls.keySet()) {
       if (!Plan.BACKEND.containsValue(backend)) {
         throw new IllegalArgumentException("--url: unknown backend '" + backend + "'; known: "
-            + new java.util.TreeSet<>(Plan.BACKEND.values()));
+            + new TreeSet<>(Plan.BACKEND.values()));
       }
     }
   }

@@ -18,8 +18,8 @@ import java.util.concurrent.locks.LockSupport;
  * One worker JVM of a lab run: it opens one scheme, runs one workload against the shared
  * {@link Resource} and records every step in its history. On stdout, one line each, flushed:
  * {@code READY} once connected; then, after {@code GO} on stdin, {@code ENTER <token>} and
- * {@code EXIT} around every hold, {@code GAP} when {@code --gap} stops S4 between SETNX and
- * EXPIRE (it then parks there to be killed) or S8-wrong between GET and DEL (once, to be paused), and {@code DONE} at the end (exit status 0). An error
+ * {@code EXIT} around every hold, {@code GAP} when {@code --gap} stops it where its fault must land
+ * (see {@link #gap}), and {@code DONE} at the end (exit status 0). An error
  * is one line on stderr and status 1; stdin closing early ends the worker at once (status 0).
  * Why a process per worker: the faults (kill -9, SIGSTOP) act on whole processes.
  */
@@ -56,9 +56,10 @@ public final class Worker {
   }
 
   /**
-   * The {@code --gap} hook, armed {@code --gap-after-ms} after GO. S4 parks for good between SETNX
-   * and EXPIRE, to be killed there; S8-wrong, between its GET and its DEL, waits once for the
-   * injector's SIGSTOP to land there.
+   * The {@code --gap}, armed {@code --gap-after-ms} after GO: where the injector's fault must land.
+   * S4 parks for good between SETNX and EXPIRE, to be killed there. S8-wrong, between its GET and
+   * its DEL, and every other scheme right before its write (the moment of the articles' GC pause),
+   * wait once for the injector's SIGSTOP.
    */
   private void gap() {
     if (!opts.gap() || gapped || System.nanoTime() - goNanos < TimeUnit.MILLISECONDS.toNanos(opts.gapAfterMs())) {
@@ -66,12 +67,19 @@ public final class Worker {
     }
     gapped = true;
     say("GAP");
-    if (opts.scheme().equals("S8-wrong")) {
+    if (!opts.scheme().equals("S4")) {
       LockSupport.parkNanos(GAP_WAIT_NANOS);
       return;
     }
     while (true) {
       LockSupport.park();
+    }
+  }
+
+  /** The gap of the schemes whose own flaw does not lie elsewhere: right before the write. */
+  private void beforeWrite() {
+    if (!opts.scheme().equals("S4") && !opts.scheme().equals("S8-wrong")) {
+      gap();
     }
   }
 
@@ -128,6 +136,7 @@ public final class Worker {
     long half = TimeUnit.MILLISECONDS.toNanos(opts.workMs()) / 2;
     boolean lost = work(held, half);
     if (!lost && !shared) {
+      beforeWrite();
       write(held.token());
     }
     if (!lost) {
@@ -151,8 +160,11 @@ public final class Worker {
       enter(held, "");
       int seen = Resource.stock(resource);
       boolean lost = seen > 0 && work(held, TimeUnit.MILLISECONDS.toNanos(opts.workMs()));
-      if (seen > 0 && !lost && stockWrite(seen - 1, held.token())) {
-        history.log("buy", "ok", opts.lock(), held.token(), Integer.toString(seen));
+      if (seen > 0 && !lost) {
+        beforeWrite();
+        if (stockWrite(seen - 1, held.token())) {
+          history.log("buy", "ok", opts.lock(), held.token(), Integer.toString(seen));
+        }
       }
       exit(held, lost);
       release(held);

@@ -57,9 +57,6 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
       throw new IllegalArgumentException("--role must be reader or writer, was '" + role + "'");
     }
     boolean gap = given.containsKey("--gap");
-    if (gap && !scheme.equals("S4") && !scheme.equals("S8-wrong")) {
-      throw new IllegalArgumentException("--gap is for schemes S4 and S8-wrong only, not " + scheme);
-    }
     if (!gap && given.containsKey("--gap-after-ms")) {
       throw new IllegalArgumentException("--gap-after-ms goes with --gap only");
     }

@@ -70,6 +70,7 @@ class ExpectedVerdictsTest {
   void s7LetsALateDelFreeAnotherClientsLock() throws Exception {
     CellResult r = run("S7", "F2", "critical");
     assertThat(r.foreignReleases()).as("releases that freed another worker's lock").isPositive();
+    assertThat(r.staleAccepted()).as("the paused holder's late write, taken").isPositive();
     assertThat(r.verdict()).isEqualTo(Verdict.UNSAFE);
   }
 
@@ -85,6 +86,7 @@ class ExpectedVerdictsTest {
     CellResult r = run("S8", "F2", "critical");
     assertThat(r.violations()).as("two holders: the paused one could not know").isPositive();
     assertThat(r.staleAccepted()).as("stale writes the fenced resource accepted").isZero();
+    assertThat(r.staleRejected()).as("the paused holder's late write, refused for its token").isPositive();
     assertThat(r.foreignReleases()).isZero();
     assertThat(r.verdict()).isEqualTo(Verdict.SAFE);
   }
