@@ -65,9 +65,9 @@ final class DemoCommand implements Callable<Integer> {
     try (Connection server = DriverManager.getConnection(url); DemoServers servers = new DemoServers(dir)) {
       out.printf("Flash sale: %d items, %d worker processes x %d buyers, embedded H2 at %s%n%n",
           stock, workers, buyers, dir);
-      String format = "%-16s | %5s | %8s | %9s | %11s | %10s%n";
+      String format = "%-18s | %5s | %8s | %9s | %11s | %10s%n";
       out.printf(format, "strategy", "sold", "oversold", "conflicts", "buys/s", "p99");
-      out.println("-".repeat(16) + "-+-------+----------+-----------+-------------+-----------");
+      out.println("-".repeat(18) + "-+-------+----------+-----------+-------------+-----------");
       for (Strategy s : chosen) {
         Shop.reset(server, stock);
         Tally t = sell(url, s, servers.lockUrl(s, url));
@@ -76,7 +76,7 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
       }
       out.printf("%nEach buy reads the stock, checks the payment (%d ms), then writes stock - 1."
-          + " conflicts: buys that found the lock held (S1, S3) or retried a stale version (S2).%n",
+          + " conflicts: buys that found the lock held (S1, S3, S8, S12) or retried a stale version (S2).%n",
           DemoWorker.CHECKOUT_NANOS / 1_000_000);
       if (pause) {
         out.println();

@@ -131,6 +131,7 @@ final class CellRun {
         injector.log("fault", "invoke", "", -1, "F2 " + holder.name());
         try {
           TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
+          awaitNewHoldBesides(holder);
         } finally {
           Faults.cont(holder.pid());
           injector.log("fault", "ok", "", -1, "F2 " + holder.name());
@@ -167,6 +168,30 @@ final class CellRun {
     Faults.kill(w.pid());
     injector.log("fault", "invoke", "", -1, cell.fault() + " " + w.name());
     injector.log("fault", "ok", "", -1, cell.fault() + " " + w.name());
+  }
+
+  /**
+   * Waits, up to a lease, until another worker enters a new hold: the paused holder then wakes while
+   * the lock is someone else's, as the articles' paused client does, and its late write and release
+   * land inside that hold.
+   */
+  private void awaitNewHoldBesides(WorkerProcess paused) throws InterruptedException {
+    long deadline = System.nanoTime() + settings.lease().toNanos();
+    synchronized (monitor) {
+      int[] seen = workers.stream().mapToInt(WorkerProcess::enters).toArray();
+      while (true) {
+        for (int i = 0; i < workers.size(); i++) {
+          if (workers.get(i) != paused && workers.get(i).enters() > seen[i]) {
+            return;
+          }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return; // no one took the lock: wake the holder all the same
+        }
+        TimeUnit.NANOSECONDS.timedWait(monitor, left);
+      }
+    }
   }
 
   /** The first worker of which {@code state} holds, waited for up to ten seconds. */

@@ -23,6 +23,7 @@ final class WorkerProcess {
   private final Object monitor;
   private boolean ready;
   private boolean holding;
+  private int enters;
   private boolean gap;
   private boolean ended;
 
@@ -57,6 +58,7 @@ final class WorkerProcess {
             ready = true;
           } else if (line.startsWith("ENTER")) {
             holding = true;
+            enters++;
           } else if (line.equals("EXIT")) {
             holding = false;
           } else if (line.equals("GAP")) {
@@ -92,6 +94,11 @@ final class WorkerProcess {
   /** Callers hold the shared monitor. */
   boolean holding() {
     return holding;
+  }
+
+  /** How many holds the worker has entered so far. Callers hold the shared monitor. */
+  int enters() {
+    return enters;
   }
 
   /** Callers hold the shared monitor. */
