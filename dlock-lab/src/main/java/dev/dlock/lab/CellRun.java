@@ -62,8 +62,15 @@ final class CellRun {
         w.go();
       }
       inject(injector, start);
-      long limit = settings.duration().plus(settings.pause()).plusSeconds(30).toNanos();
-      awaitAll(WorkerProcess::ended, start + limit - System.nanoTime(), "the end of the run");
+      // The run lasts its duration, and at least a lease and a second past the fault, so that
+      // recovery (or its absence) is seen before the workers stop.
+      long endAt = Math.max(start + settings.duration().toNanos(),
+          System.nanoTime() + settings.lease().plusSeconds(1).toNanos());
+      TimeUnit.NANOSECONDS.sleep(endAt - System.nanoTime());
+      for (WorkerProcess w : workers) {
+        w.end();
+      }
+      awaitAll(WorkerProcess::ended, TimeUnit.SECONDS.toNanos(30), "the end of the run");
       end = System.nanoTime();
     } finally {
       for (WorkerProcess w : workers) {
@@ -96,7 +103,7 @@ final class CellRun {
         "--lease-ms", Long.toString(settings.lease().toMillis()),
         "--wait-ms", Long.toString(settings.acquireWait().toMillis()),
         "--work-ms", Long.toString(settings.work().toMillis()),
-        "--duration-ms", Long.toString(settings.duration().toMillis()),
+        "--duration-ms", Long.toString(settings.duration().plusSeconds(60).toMillis()),
         "--resource", resourceUrl));
     if (cell.fault().equals("skew") && i == 2) {
       // Far enough ahead that every lock it sees looks expired by its clock.

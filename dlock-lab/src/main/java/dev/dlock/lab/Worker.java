@@ -17,7 +17,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One worker JVM of a lab run: it opens one scheme, runs one workload against the shared
  * {@link Resource} and records every step in its history. On stdout, one line each, flushed:
- * {@code READY} once connected; then, after {@code GO} on stdin, {@code ENTER <token>} and
+ * {@code READY} once connected; then, after {@code GO} on stdin and until {@code END} on stdin or
+ * {@code --duration-ms}, {@code ENTER <token>} and
  * {@code EXIT} around every hold, {@code GAP} when {@code --gap} stops it where its fault must land
  * (see {@link #gap}), and {@code DONE} at the end (exit status 0). An error
  * is one line on stderr and status 1; stdin closing early ends the worker at once (status 0).
@@ -35,6 +36,7 @@ public final class Worker {
   private Connection resource;
   private boolean gapped;
   private volatile long goNanos;
+  private volatile boolean ending;
 
   private Worker(WorkerOptions opts) {
     this.opts = opts;
@@ -104,7 +106,7 @@ public final class Worker {
     long end = goNanos + TimeUnit.MILLISECONDS.toNanos(opts.durationMs());
     switch (opts.workload()) {
       case "critical" -> {
-        while (System.nanoTime() - end < 0) {
+        while (running(end)) {
           hold(false);
         }
       }
@@ -112,7 +114,7 @@ public final class Worker {
         if (!(scheme instanceof ReadWriteScheme)) {
           throw new IllegalArgumentException("scheme " + opts.scheme() + " has no read-write lock");
         }
-        while (System.nanoTime() - end < 0) {
+        while (running(end)) {
           hold(opts.role().equals("reader"));
         }
       }
@@ -152,7 +154,7 @@ public final class Worker {
       optimisticFlash(end);
       return;
     }
-    while (System.nanoTime() - end < 0) {
+    while (running(end)) {
       Scheme.Held held = acquire(false);
       if (held == null) {
         continue;
@@ -194,7 +196,7 @@ public final class Worker {
       OptimisticUpdate stock = OptimisticUpdate.builder().dataSource(pool).table("lab_stock").keyColumn("id")
           .valueColumn("quantity").versionColumn("version").maxConflicts(10_000)
           .backoff(Duration.ofMillis(1), Duration.ofMillis(20)).build();
-      while (System.nanoTime() - end < 0) {
+      while (running(end)) {
         OptimisticUpdate.Result r = stock.update(1, left -> {
           if (left <= 0) {
             return OptionalLong.empty();
@@ -269,12 +271,23 @@ public final class Worker {
     }
   }
 
-  /** Ends the worker when its coordinator closes stdin before the run is over. */
-  private static void watchStdin(BufferedReader in) {
+  /** Whether to start another hold: neither {@code END} came nor the time ran out. */
+  private boolean running(long end) {
+    return !ending && System.nanoTime() - end < 0;
+  }
+
+  /**
+   * Follows stdin after GO: {@code END} ends the run after the current hold (the coordinator ends a
+   * run once the fault's aftermath has been seen); a closed stdin, its coordinator gone, ends the
+   * worker at once.
+   */
+  private void watchStdin(BufferedReader in) {
     Thread t = new Thread(() -> {
       try {
-        while (in.readLine() != null) {
-          // Nothing else is said on stdin after GO.
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          if (line.equals("END")) {
+            ending = true;
+          }
         }
       } catch (IOException e) {
         // A broken stdin is a closed one.

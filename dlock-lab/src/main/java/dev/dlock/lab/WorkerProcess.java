@@ -112,8 +112,21 @@ final class WorkerProcess {
   }
 
   void go() throws IOException {
+    say("GO");
+  }
+
+  /** Tells the worker to finish its current hold and stop; a worker already dead is left be. */
+  void end() {
+    try {
+      say("END");
+    } catch (IOException e) {
+      // Killed by the injector: its stdin is closed, and it has ended.
+    }
+  }
+
+  private void say(String line) throws IOException {
     OutputStream in = process.getOutputStream();
-    in.write("GO\n".getBytes(StandardCharsets.UTF_8));
+    in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
     in.flush();
   }
 
