@@ -72,8 +72,10 @@ final class LabCommand implements Callable<Integer> {
         settings.workers(), settings.lease().toMillis(), histories);
     long t0 = System.nanoTime();
     List<CellResult> results;
+    List<String> failures;
     try (Lab lab = new Lab(settings, urls, histories, out)) {
       results = lab.run(cells, runs);
+      failures = lab.failures();
     }
     List<Cell> grouped = Cell.group(results);
     out.println();
@@ -81,6 +83,9 @@ final class LabCommand implements Callable<Integer> {
     String took = Duration.ofNanos(System.nanoTime() - t0).toSeconds() + " s";
     HtmlReport.write(report, grouped, "dlock lab", "Ran " + cells.size() + " cells x " + runs + " runs in " + took + ".");
     out.printf("%nReport: %s (%s)%n", report.toAbsolutePath(), took);
-    return 0;
+    for (String f : failures) {
+      spec.commandLine().getErr().println("dlock lab: could not run " + f);
+    }
+    return failures.isEmpty() ? 0 : 1;
   }
 }

@@ -35,7 +35,11 @@ final class PausedSale {
     out.println("-".repeat(24) + "-+-------+----------+--------------+--------------+--------");
     try (Lab lab = new Lab(SALE, Map.of(), dir, new PrintWriter(OutputStream.nullOutputStream()))) {
       for (String scheme : List.of("S7", "S8")) {
-        CellResult r = lab.run(List.of(new CellSpec(scheme, "F2", "flash")), 1).get(0);
+        List<CellResult> results = lab.run(List.of(new CellSpec(scheme, "F2", "flash")), 1);
+        if (results.isEmpty()) {
+          throw new IllegalStateException("the paused sale could not run: " + lab.failures());
+        }
+        CellResult r = results.get(0);
         out.printf(format, scheme.equals("S7") ? "S7 SET NX PX + DEL" : "S8 dlock Redis + token",
             sold(r), r.oversold(), r.lostUpdates(),
             r.staleAccepted() + " in, " + r.staleRejected() + " out", r.verdict().word());

@@ -24,6 +24,7 @@ public final class Lab implements AutoCloseable {
   private final Path dir;
   private final PrintWriter progress;
   private final Map<String, LabServer> servers = new LinkedHashMap<>();
+  private final List<String> failures = new ArrayList<>();
   private H2Resource resource;
 
   /**
@@ -77,17 +78,30 @@ public final class Lab implements AutoCloseable {
         long t0 = System.nanoTime();
         LabServer server = server(Plan.server(cell));
         Path runDir = dir.resolve(String.format(Locale.ROOT, "%03d-%s-%s-%d", done + 1, cell.scheme(), cell.fault(), run));
-        CellResult r = new CellRun(cell, run, settings, schemeUrl(cell, server), server, h2().url(),
-            h2().connection(), runDir).run();
-        results.add(r);
+        String said;
+        try {
+          CellResult r = new CellRun(cell, run, settings, schemeUrl(cell, server), server, h2().url(),
+              h2().connection(), runDir).run();
+          results.add(r);
+          said = r.verdict().word();
+        } catch (RuntimeException e) {
+          // One cell that cannot run does not cost the others: it is reported and left out.
+          failures.add(cell + " run " + run + ": " + e.getMessage());
+          said = "FAILED";
+        }
         done++;
         double perRun = (System.nanoTime() - begun) / 1e9 / done;
-        progress.printf("%-6s %4.1f s, about %s left%n", r.verdict().word(), (System.nanoTime() - t0) / 1e9,
+        progress.printf("%-6s %4.1f s, about %s left%n", said, (System.nanoTime() - t0) / 1e9,
             minutes(perRun * (total - done)));
         progress.flush();
       }
     }
     return results;
+  }
+
+  /** The runs that could not be run, each with why; their cells are missing from the results. */
+  public List<String> failures() {
+    return List.copyOf(failures);
   }
 
   /** The lock URL the workers of {@code cell} use. */

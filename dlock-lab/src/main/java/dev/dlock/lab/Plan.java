@@ -56,10 +56,10 @@ public final class Plan {
     List<CellSpec> cells = new ArrayList<>();
     cells.add(new CellSpec("none", "none", "critical"));
     cells.add(new CellSpec("none", "none", "flash"));
-    for (String s : List.of("S2-h2", "S1-h2")) {
-      for (String f : List.of("none", "F1", "F2")) {
-        cells.add(new CellSpec(s, f, "flash"));
-      }
+    // S2 holds nothing a fault could catch: a buyer that dies or stalls only retries or is gone.
+    cells.add(new CellSpec("S2-h2", "none", "flash"));
+    for (String f : List.of("none", "F1", "F2")) {
+      cells.add(new CellSpec("S1-h2", f, "flash"));
     }
     List<String> redis = new ArrayList<>(REDIS_LAB);
     redis.add("S8");
