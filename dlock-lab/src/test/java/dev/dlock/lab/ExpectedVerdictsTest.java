@@ -94,6 +94,17 @@ class ExpectedVerdictsTest {
   }
 
   @Test
+  void dlockOnPostgresAndZooKeeperGiveTwoHoldersUnderAPauseButTheTokenRejectsEveryStaleWrite() throws Exception {
+    for (String scheme : List.of("S1-pg", "S12")) {
+      CellResult r = run(scheme, "F2", "critical");
+      assertThat(r.violations()).as("%s: two holders", scheme).isPositive();
+      assertThat(r.staleAccepted()).as("%s: stale writes accepted", scheme).isZero();
+      assertThat(r.staleRejected()).as("%s: the paused holder's write, refused", scheme).isPositive();
+      assertThat(r.verdict()).isEqualTo(Verdict.SAFE);
+    }
+  }
+
+  @Test
   void dlockOnRedisIsSafeWhenTheHolderIsKilled() throws Exception {
     assertExclusive(run("S8", "F1", "critical"));
   }
