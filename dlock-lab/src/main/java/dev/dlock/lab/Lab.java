@@ -1,9 +1,10 @@
 package dev.dlock.lab;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,7 +85,7 @@ public final class Lab implements AutoCloseable {
               h2().connection(), runDir).run();
           results.add(r);
           said = r.verdict().word();
-        } catch (RuntimeException e) {
+        } catch (IOException | SQLException | RuntimeException e) {
           // One cell that cannot run does not cost the others: it is reported and left out.
           failures.add(cell + " run " + run + ": " + e.getMessage());
           said = "FAILED";
