@@ -33,7 +33,7 @@ public final class H2Resource implements AutoCloseable {
   /** Creates both databases in a new directory under {@code baseDir} and keeps them open. */
   public static H2Resource open(Path baseDir) {
     System.setProperty("h2.bindAddress", "127.0.0.1");
-    Path dir = RedisProcess.createDir(baseDir, "h2-");
+    Path dir = Procs.createDir(baseDir, "h2-");
     Connection lab = null;
     try {
       lab = DriverManager.getConnection(url(dir, "lab"));

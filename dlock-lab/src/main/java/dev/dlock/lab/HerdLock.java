@@ -2,13 +2,8 @@ package dev.dlock.lab;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 
 /**
  * S11: everyone creates one ephemeral node; the one create that succeeds holds the lock, and every
@@ -18,44 +13,30 @@ import org.apache.zookeeper.Watcher;
  * deletes it unconditionally, as the articles do, so a holder whose session expired frees the
  * node of the next holder and says whose it was.
  */
-final class HerdLock implements Scheme {
-  private final CuratorFramework zk;
-  private final String process;
-  private final Runnable onWake;
-  private long counter;
+final class HerdLock extends ZkScheme {
   /** Runs once this client watches the node; tests wait for it before releasing. */
   Runnable watching = () -> {};
 
   HerdLock(String url, String process, Runnable onWake) throws InterruptedException {
-    this.zk = Zk.connect(url);
-    this.process = process;
-    this.onWake = onWake;
+    super(url, process, onWake);
   }
 
   @Override
   public Held acquire(String lock, Duration lease, Duration wait) throws Exception {
     long deadline = System.nanoTime() + wait.toNanos();
     String path = "/lab/herd/" + lock;
-    byte[] value = (process + ":" + (++counter)).getBytes(StandardCharsets.UTF_8);
+    byte[] value = nextValue();
     while (true) {
       try {
         zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, value);
         return new PlainHeld(() -> release(path));
       } catch (KeeperException.NodeExistsException taken) {
-        CountDownLatch changed = new CountDownLatch(1);
-        CuratorWatcher watch = event -> {
-          if (event.getType() != Watcher.Event.EventType.None && changed.getCount() > 0) {
-            onWake.run();
-            changed.countDown();
-          }
-        };
+        ChangeWatch watch = watch();
         if (zk.checkExists().usingWatcher(watch).forPath(path) == null) {
           continue;
         }
         watching.run();
-        long left = deadline - System.nanoTime();
-        if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
-          changed.countDown();
+        if (!watch.await(deadline)) {
           return null;
         }
       }
@@ -70,15 +51,5 @@ final class HerdLock implements Scheme {
     } catch (KeeperException.NoNodeException gone) {
       return "";
     }
-  }
-
-  @Override
-  public boolean fenced() {
-    return false;
-  }
-
-  @Override
-  public void close() {
-    zk.close();
   }
 }

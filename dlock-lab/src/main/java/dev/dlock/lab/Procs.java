@@ -21,8 +21,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * What every lab server does with its processes: a free loopback port, a readiness poll with a
- * deadline that fails with the server's log tail, a kill of a whole process tree, and a recursive
- * delete.
+ * deadline that fails with the server's log tail, a kill of a whole process tree, and a data
+ * directory's creation and recursive delete.
  *
  * <p>Why one helper: the three servers differ in how they start and answer, not in how they are
  * waited for, paused, killed and cleaned up; keeping that here keeps the servers short.
@@ -172,6 +172,16 @@ final class Procs {
       return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
     } catch (IOException | RuntimeException e) {
       return true; // no /proc entry: gone meanwhile
+    }
+  }
+
+  /** Creates {@code baseDir} if need be and a new directory in it whose name starts with {@code prefix}. */
+  static Path createDir(Path baseDir, String prefix) {
+    try {
+      Files.createDirectories(baseDir);
+      return Files.createTempDirectory(baseDir, prefix);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a data directory under " + baseDir + ": " + e, e);
     }
   }
 

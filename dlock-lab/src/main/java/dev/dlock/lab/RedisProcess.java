@@ -2,7 +2,6 @@ package dev.dlock.lab;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +18,7 @@ import redis.embedded.core.ExecutableProvider;
  * lab needs the pid and a real crash. It only borrows the binary the embedded-redis jar ships,
  * extracted once per JVM.
  */
-public final class RedisProcess implements LabServer {
+public final class RedisProcess extends ChildServer {
   /** What survives a {@link #restart()}. */
   public enum Persistence {
     /** {@code save ""}, {@code appendonly no}: a restart loses every key (fault F3). */
@@ -30,15 +29,10 @@ public final class RedisProcess implements LabServer {
 
   private static Path binary;
 
-  private final int port;
-  private final Path dir;
   private final Persistence persistence;
-  private Process process;
-  private List<Long> paused = List.of();
 
   private RedisProcess(int port, Path dir, Persistence persistence) {
-    this.port = port;
-    this.dir = dir;
+    super("redis-server", port, dir);
     this.persistence = persistence;
   }
 
@@ -48,21 +42,7 @@ public final class RedisProcess implements LabServer {
    */
   public static RedisProcess start(Path baseDir, Persistence persistence) {
     Objects.requireNonNull(persistence, "persistence");
-    IllegalStateException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) { // another process may take the port first
-      int port = Procs.freePort();
-      Path dir = createDir(baseDir, "redis-" + port + "-");
-      RedisProcess server = new RedisProcess(port, dir, persistence);
-      try {
-        server.launch();
-        Reaper.register(server);
-        return server;
-      } catch (IllegalStateException e) {
-        server.close();
-        last = e;
-      }
-    }
-    throw last;
+    return startOnFreePort(baseDir, "redis", (port, dir) -> new RedisProcess(port, dir, persistence));
   }
 
   /** Starts {@code n} independent servers, as Redlock needs; all or none. */
@@ -90,11 +70,6 @@ public final class RedisProcess implements LabServer {
     return servers.stream().map(s -> "127.0.0.1:" + s.port).collect(Collectors.joining(",", "redlock://", ""));
   }
 
-  /** The port the server listens on, on 127.0.0.1. */
-  public int port() {
-    return port;
-  }
-
   /** The persistence this server was started with. */
   public Persistence persistence() {
     return persistence;
@@ -106,47 +81,15 @@ public final class RedisProcess implements LabServer {
   }
 
   @Override
-  public synchronized long pid() {
-    return process.pid();
-  }
-
-  @Override
-  public synchronized void pause() {
-    paused = Procs.pauseTree(process.pid());
-  }
-
-  @Override
-  public synchronized void resume() {
-    Procs.resumeAll(paused);
-    paused = List.of();
-  }
-
-  @Override
-  public synchronized void restart() {
-    Procs.killTree(process.pid());
-    paused = List.of();
-    Procs.awaitClosed("redis-server", port);
-    launch();
-  }
-
-  @Override
-  public synchronized void close() {
-    Reaper.unregister(this);
-    if (process != null) {
-      Procs.killTree(process.pid());
-    }
-    paused = List.of();
-    Procs.deleteTree(dir);
-  }
-
-  @Override
   public String toString() {
     return "redis-server " + url() + " (" + persistence + ", " + dir + ")";
   }
 
-  private void launch() {
+  @Override
+  protected void launch() {
     Path conf = dir.resolve("redis.conf");
     Path log = dir.resolve("redis.log");
+    Process process;
     try {
       Files.writeString(conf, String.join("\n",
           "port " + port,
@@ -166,6 +109,7 @@ public final class RedisProcess implements LabServer {
     } catch (IOException e) {
       throw new IllegalStateException("cannot start redis-server on port " + port + ": " + e, e);
     }
+    started(process);
     Procs.awaitReady("redis-server", port, log, process.toHandle(),
         () -> Procs.ask(port, "PING\r\n", false).startsWith("+PONG"));
   }
@@ -178,14 +122,5 @@ public final class RedisProcess implements LabServer {
       binary = ExecutableProvider.newJarResourceProvider(dir.toFile()).get().toPath();
     }
     return binary;
-  }
-
-  static Path createDir(Path baseDir, String prefix) {
-    try {
-      Files.createDirectories(baseDir);
-      return Files.createTempDirectory(baseDir, prefix);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a data directory under " + baseDir + ": " + e, e);
-    }
   }
 }

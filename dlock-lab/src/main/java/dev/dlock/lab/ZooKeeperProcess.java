@@ -13,15 +13,9 @@ import java.util.List;
  * <p>Why a child JVM rather than curator-test's in-process server: a pause (SIGSTOP) and a crash
  * (SIGKILL) must hit the server alone, with a pid of its own.
  */
-public final class ZooKeeperProcess implements LabServer {
-  private final int port;
-  private final Path dir;
-  private Process process;
-  private List<Long> paused = List.of();
-
+public final class ZooKeeperProcess extends ChildServer {
   private ZooKeeperProcess(int port, Path dir) {
-    this.port = port;
-    this.dir = dir;
+    super("ZooKeeper", port, dir);
   }
 
   /**
@@ -29,25 +23,7 @@ public final class ZooKeeperProcess implements LabServer {
    * it reports {@code Mode: standalone}.
    */
   public static ZooKeeperProcess start(Path baseDir) {
-    IllegalStateException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) { // another process may take the port first
-      int port = Procs.freePort();
-      ZooKeeperProcess server = new ZooKeeperProcess(port, RedisProcess.createDir(baseDir, "zookeeper-" + port + "-"));
-      try {
-        server.launch();
-        Reaper.register(server);
-        return server;
-      } catch (IllegalStateException e) {
-        server.close();
-        last = e;
-      }
-    }
-    throw last;
-  }
-
-  /** The port the server listens on, on 127.0.0.1. */
-  public int port() {
-    return port;
+    return startOnFreePort(baseDir, "zookeeper", ZooKeeperProcess::new);
   }
 
   /** The plain connect string, {@code 127.0.0.1:<port>}, for Curator or ZooKeeper's own client. */
@@ -61,45 +37,12 @@ public final class ZooKeeperProcess implements LabServer {
   }
 
   @Override
-  public synchronized long pid() {
-    return process.pid();
-  }
-
-  @Override
-  public synchronized void pause() {
-    paused = Procs.pauseTree(process.pid());
-  }
-
-  @Override
-  public synchronized void resume() {
-    Procs.resumeAll(paused);
-    paused = List.of();
-  }
-
-  @Override
-  public synchronized void restart() {
-    Procs.killTree(process.pid());
-    paused = List.of();
-    Procs.awaitClosed("ZooKeeper", port);
-    launch();
-  }
-
-  @Override
-  public synchronized void close() {
-    Reaper.unregister(this);
-    if (process != null) {
-      Procs.killTree(process.pid());
-    }
-    paused = List.of();
-    Procs.deleteTree(dir);
-  }
-
-  @Override
   public String toString() {
     return "ZooKeeper " + url() + " (" + dir + ")";
   }
 
-  private void launch() {
+  @Override
+  protected void launch() {
     Path log = dir.resolve("zookeeper.log");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -108,6 +51,7 @@ public final class ZooKeeperProcess implements LabServer {
         "-Dzookeeper.snapshot.trust.empty=true",
         "-cp", System.getProperty("java.class.path"),
         ZooKeeperMain.class.getName(), Integer.toString(port), dir.toAbsolutePath().toString()));
+    Process process;
     try {
       // stdin stays a pipe from this JVM: the child exits when it closes
       process = new ProcessBuilder(command).redirectErrorStream(true)
@@ -115,6 +59,7 @@ public final class ZooKeeperProcess implements LabServer {
     } catch (IOException e) {
       throw new IllegalStateException("cannot start the ZooKeeper JVM for port " + port + ": " + e, e);
     }
+    started(process);
     Procs.awaitReady("ZooKeeper", port, log, process.toHandle(),
         () -> Procs.ask(port, "srvr", true).contains("Mode: standalone"));
   }

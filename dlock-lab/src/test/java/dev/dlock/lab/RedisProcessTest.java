@@ -19,7 +19,8 @@ class RedisProcessTest {
   @TempDir
   Path base;
 
-  private static String withClient(RedisProcess server, java.util.function.Function<RedisCommands<String, String>, String> use) {
+  /** Runs {@code use} on a new connection to {@code server}, with a 300 ms command timeout. */
+  static String withClient(RedisProcess server, java.util.function.Function<RedisCommands<String, String>, String> use) {
     RedisURI uri = RedisURI.create(server.url());
     uri.setTimeout(Duration.ofMillis(300));
     RedisClient client = RedisClient.create(uri);

@@ -2,6 +2,9 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.sync.RedisCommands;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -9,20 +12,28 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Each lab Redis scheme shows the flaw the articles name, in-process and on a real server. */
 class RedisSchemesTest {
   static final Duration LONG = Duration.ofSeconds(10);
   static final Duration SHORT = Duration.ofMillis(100);
-  static TestRedis redis;
+  @TempDir
+  static Path dir;
+  static RedisProcess redis;
+  static RedisClient client;
+  static RedisCommands<String, String> admin;
 
   @BeforeAll
-  static void start() throws Exception {
-    redis = new TestRedis();
+  static void start() {
+    redis = RedisProcess.start(dir, RedisProcess.Persistence.NONE);
+    client = RedisClient.create(redis.url());
+    admin = client.connect().sync();
   }
 
   @AfterAll
-  static void stop() throws Exception {
+  static void stop() {
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     redis.close();
   }
 
@@ -37,8 +48,8 @@ class RedisSchemesTest {
         var w2 = new SetnxThenExpire(redis.url(), "w2", () -> {})) {
       CompletableFuture<Scheme.Held> holder = CompletableFuture.supplyAsync(() -> call(() -> w1.acquire("s4", SHORT, LONG)));
       assertThat(inGap.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(redis.admin().get("lab:s4")).isEqualTo("w1:1");
-      assertThat(redis.admin().pttl("lab:s4")).isEqualTo(-1L);
+      assertThat(admin.get("lab:s4")).isEqualTo("w1:1");
+      assertThat(admin.pttl("lab:s4")).isEqualTo(-1L);
       Thread.sleep(SHORT.toMillis() * 3); // three leases pass: the key is still there
       assertThat(w2.acquire("s4", SHORT, Duration.ofMillis(50))).isNull();
       resume.countDown();
@@ -55,7 +66,7 @@ class RedisSchemesTest {
       Scheme.Held second = w2.acquire("s5", LONG, Duration.ZERO);
       assertThat(second).as("w2's clock says w1's 10 s lease is over").isNotNull();
       assertThat(first.release()).as("w1 deletes w2's value, not knowing whose").isEqualTo("?");
-      assertThat(redis.admin().exists("lab:s5")).isZero();
+      assertThat(admin.exists("lab:s5")).isZero();
     }
   }
 
@@ -80,9 +91,9 @@ class RedisSchemesTest {
     Thread.sleep(SHORT.toMillis() * 2);
     Scheme.Held second = w2.acquire(lock, LONG, Duration.ZERO);
     assertThat(second).isNotNull();
-    assertThat(redis.admin().pttl("lab:" + lock)).isPositive();
+    assertThat(admin.pttl("lab:" + lock)).isPositive();
     assertThat(first.release()).isEqualTo("w2");
-    assertThat(redis.admin().exists("lab:" + lock)).isZero();
+    assertThat(admin.exists("lab:" + lock)).isZero();
     assertThat(second.release()).isEmpty();
   }
 
@@ -97,7 +108,7 @@ class RedisSchemesTest {
         Scheme.Held first = w1.acquire("s8", SHORT, Duration.ZERO);
         assertThat(first.release()).isEqualTo("w2");
         assertThat(second[0]).isNotNull();
-        assertThat(redis.admin().exists("lab:s8")).isZero();
+        assertThat(admin.exists("lab:s8")).isZero();
       }
     }
   }

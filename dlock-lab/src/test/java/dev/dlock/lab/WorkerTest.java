@@ -70,7 +70,8 @@ class WorkerTest {
   @Test
   void s4WorkerStopsInTheGapAndLeavesAKeyWithoutExpiry() throws Exception {
     String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
-    try (TestRedis redis = new TestRedis(); Connection c = DriverManager.getConnection(resource)) {
+    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE);
+        Connection c = DriverManager.getConnection(resource)) {
       Resource.reset(c, 0);
       Run r = start("w1", "--scheme", "S4", "--url", redis.url(), "--workload", "critical", "--gap",
           "--lease-ms", "500", "--wait-ms", "300", "--work-ms", "20", "--duration-ms", "60000",
@@ -80,8 +81,8 @@ class WorkerTest {
       assertThat(r.gap.await(60, TimeUnit.SECONDS)).isTrue();
       assertThat(r.process.isAlive()).as("parked in the gap").isTrue();
       r.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-      assertThat(redis.admin().get("lab:job")).isEqualTo("w1:1");
-      assertThat(redis.admin().pttl("lab:job")).isEqualTo(-1L);
+      assertThat(RedisProcessTest.withClient(redis, admin -> admin.get("lab:job"))).isEqualTo("w1:1");
+      assertThat(RedisProcessTest.withClient(redis, admin -> admin.pttl("lab:job").toString())).isEqualTo("-1");
       assertThat(History.read(dir.resolve("w1.jsonl"))).extracting(Event::op, Event::type)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("acquire", "invoke"));
     }
@@ -131,7 +132,8 @@ class WorkerTest {
   @Test
   void twoWorkersTakeTurnsAndRecordTheirHistories() throws Exception {
     String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
-    try (TestRedis redis = new TestRedis(); Connection c = DriverManager.getConnection(resource)) {
+    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE);
+        Connection c = DriverManager.getConnection(resource)) {
       Resource.reset(c, 0);
       List<Run> runs = new ArrayList<>();
       for (String w : List.of("w1", "w2")) {

@@ -46,67 +46,63 @@ class ZkSchemesTest {
     };
   }
 
+  /** Acquires with a given wait; the scheme and lock are the contender's. */
+  interface Acquire {
+    Scheme.Held acquire(Duration wait) throws Exception;
+  }
+
+  /** A contender of {@link #oneChangeWakesEveryWaiter}: its scheme, to close, and how it acquires. */
+  record Contender(Scheme scheme, Acquire acquire) {}
+
+  /** Opens contender {@code w<i>}, calling {@code w}'s hooks; contender 0 holds first. */
+  interface Opener {
+    Contender open(int i, Waiter w) throws Exception;
+  }
+
   @Test
   void s11OneReleaseWakesEveryWaiter() throws Exception {
-    List<Scheme> all = new ArrayList<>();
-    try {
-      HerdLock holder = new HerdLock(url(), "w0", () -> {});
-      all.add(holder);
-      Scheme.Held held = holder.acquire("herd", LONG, Duration.ZERO);
-      assertThat(held).isNotNull();
-      List<Waiter> waiters = new ArrayList<>();
-      List<CompletableFuture<String>> done = new ArrayList<>();
-      for (int i = 1; i <= WAITERS; i++) {
-        Waiter w = new Waiter();
-        HerdLock lock = new HerdLock(url(), "w" + i, w.onWake);
-        lock.watching = w.watching::countDown;
-        all.add(lock);
-        waiters.add(w);
-        done.add(CompletableFuture.supplyAsync(() -> RedisSchemesTest.call(
-            () -> lock.acquire("herd", LONG, LONG).release())));
-      }
-      for (Waiter w : waiters) {
-        assertThat(w.watching.await(10, TimeUnit.SECONDS)).isTrue();
-        w.armed.set(true);
-      }
-      assertThat(held.release()).isEqualTo("w0");
-      for (Waiter w : waiters) {
-        assertThat(w.woken.await(10, TimeUnit.SECONDS)).as("every waiter woken by one release").isTrue();
-      }
-      for (int i = 0; i < WAITERS; i++) {
-        assertThat(done.get(i).get(30, TimeUnit.SECONDS)).isEqualTo("w" + (i + 1));
-      }
-    } finally {
-      for (Scheme s : all) {
-        s.close();
-      }
-    }
+    oneChangeWakesEveryWaiter("release", (i, w) -> {
+      HerdLock lock = new HerdLock(url(), "w" + i, w.onWake);
+      lock.watching = w.watching::countDown;
+      return new Contender(lock, wait -> lock.acquire("herd", LONG, wait));
+    });
   }
 
   @Test
   void s13NaiveOneChangeWakesEveryWaiter() throws Exception {
+    oneChangeWakesEveryWaiter("change", (i, w) -> {
+      NaiveReadWrite lock = new NaiveReadWrite(url(), "w" + i, w.onWake);
+      // Ready once it waits having seen every node: no change is then pending for it.
+      lock.watching = n -> {
+        if (n == WAITERS + 1) {
+          w.watching.countDown();
+        }
+      };
+      boolean shared = i % 2 == 1;
+      return new Contender(lock, wait -> lock.acquire("rw", shared, LONG, wait));
+    });
+  }
+
+  /**
+   * w0 holds; {@link #WAITERS} contenders wait for it; one release by w0 must wake every waiter
+   * (the {@code change} in the assertion's text), and then each gets its turn.
+   */
+  private static void oneChangeWakesEveryWaiter(String change, Opener opener) throws Exception {
     List<Scheme> all = new ArrayList<>();
     try {
-      NaiveReadWrite holder = new NaiveReadWrite(url(), "w0", () -> {});
-      all.add(holder);
-      Scheme.Held held = holder.acquire("rw", false, LONG, Duration.ZERO);
+      Contender holder = opener.open(0, new Waiter());
+      all.add(holder.scheme());
+      Scheme.Held held = holder.acquire().acquire(Duration.ZERO);
       assertThat(held).isNotNull();
       List<Waiter> waiters = new ArrayList<>();
       List<CompletableFuture<String>> done = new ArrayList<>();
       for (int i = 1; i <= WAITERS; i++) {
         Waiter w = new Waiter();
-        NaiveReadWrite lock = new NaiveReadWrite(url(), "w" + i, w.onWake);
-        // Ready once it waits having seen every node: no change is then pending for it.
-        lock.watching = n -> {
-          if (n == WAITERS + 1) {
-            w.watching.countDown();
-          }
-        };
-        all.add(lock);
+        Contender c = opener.open(i, w);
+        all.add(c.scheme());
         waiters.add(w);
-        boolean shared = i % 2 == 1;
         done.add(CompletableFuture.supplyAsync(() -> RedisSchemesTest.call(
-            () -> lock.acquire("rw", shared, LONG, LONG).release())));
+            () -> c.acquire().acquire(LONG).release())));
       }
       for (Waiter w : waiters) {
         assertThat(w.watching.await(10, TimeUnit.SECONDS)).isTrue();
@@ -114,7 +110,7 @@ class ZkSchemesTest {
       }
       assertThat(held.release()).isEqualTo("w0");
       for (Waiter w : waiters) {
-        assertThat(w.woken.await(10, TimeUnit.SECONDS)).as("every waiter woken by one change").isTrue();
+        assertThat(w.woken.await(10, TimeUnit.SECONDS)).as("every waiter woken by one " + change).isTrue();
       }
       for (int i = 0; i < WAITERS; i++) {
         assertThat(done.get(i).get(30, TimeUnit.SECONDS)).isEqualTo("w" + (i + 1));
