@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -17,12 +18,16 @@ import org.junit.jupiter.api.Test;
  * or the claim is wrong.
  */
 class ExpectedVerdictsTest {
+  /** The quick matrix's shape, with shorter runs and an earlier fault: the build runs these. */
+  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
+      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
+
   private static Lab lab;
 
   @BeforeAll
   static void open() throws Exception {
     Path dir = Files.createTempDirectory("lab-verdicts");
-    lab = new Lab(LabSettings.QUICK, Map.of(), dir, new PrintWriter(System.out, true));
+    lab = new Lab(SETTINGS, Map.of(), dir, new PrintWriter(System.out, true));
   }
 
   @AfterAll

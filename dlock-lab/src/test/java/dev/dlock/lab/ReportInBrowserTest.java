@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The browser check: a real report, of real runs, opened in headless Chromium (Debian's
+ * The browser check: a real report, of a real run, opened in headless Chromium (Debian's
  * {@code chromium}). It fails on any console error and saves a screenshot next to the report in
  * {@code target/}. It runs in the {@code browser} profile, which {@code .ci/run} enables after
  * installing Chromium; without Chromium it fails, naming the package.
@@ -28,7 +28,8 @@ class ReportInBrowserTest {
     Path dir = Files.createTempDirectory("lab-browser");
     List<CellResult> results;
     try (Lab lab = new Lab(LabSettings.QUICK, Map.of(), dir, new PrintWriter(System.out, true))) {
-      results = lab.run(List.of(new CellSpec("S7", "F2", "critical"), new CellSpec("S8", "F2", "critical")), 1);
+      // One cell draws every part of the report: holds with and without overlap, a fault window.
+      results = lab.run(List.of(new CellSpec("S7", "F2", "critical")), 1);
       assertThat(lab.failures()).as("runs that could not run").isEmpty();
     }
     Path target = Path.of("target", "browser-check").toAbsolutePath();
