@@ -43,7 +43,8 @@ final class LabCommand implements Callable<Integer> {
   List<String> schemes = List.of();
 
   @Option(names = "--faults", split = ",", paramLabel = "ID",
-      description = "Only these faults: none, F1, F1-gap, F2, F3, F3-aof, F8, skew (default: all of the matrix).")
+      description = {"Only these faults (default: all of the matrix): none, F1 (kill-holder), F1-gap (kill-in-gap),",
+          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F8 (pause-server), skew (clock-skew)."})
   List<String> faults = List.of();
 
   @Option(names = "--runs", defaultValue = "1", description = "Runs of each cell (default: ${DEFAULT-VALUE}).")

@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The lab's matrices. The quick one holds one cell per claim of the articles and of dlock's README;
@@ -20,6 +21,11 @@ public final class Plan {
       Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"));
 
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
+
+  /** Names a user may write for the faults, each the same as its id. */
+  static final Map<String, String> FAULT_NAMES = Map.of("kill-holder", "F1", "kill-in-gap", "F1-gap",
+      "pause-holder", "F2", "restart-server", "F3", "restart-server-aof", "F3-aof", "pause-server", "F8",
+      "clock-skew", "skew");
 
   private Plan() {}
 
@@ -88,7 +94,8 @@ public final class Plan {
 
   /**
    * The cells of {@code plan} whose scheme or backend is in {@code schemes} and whose fault is in
-   * {@code faults}; an empty set selects all. Unknown names are an error that names them.
+   * {@code faults} (ids, or names such as {@code pause-holder}); an empty set selects all. Unknown
+   * names are an error that names them.
    */
   public static List<CellSpec> select(List<CellSpec> plan, Set<String> schemes, Set<String> faults) {
     Set<String> known = new LinkedHashSet<>(BACKEND.keySet());
@@ -98,15 +105,19 @@ public final class Plan {
         throw new IllegalArgumentException("--schemes: unknown scheme or backend '" + s + "'; known: " + known);
       }
     }
+    Set<String> faultIds = new LinkedHashSet<>();
     for (String f : faults) {
-      if (!CellSpec.FAULTS.contains(f)) {
-        throw new IllegalArgumentException("--faults: unknown fault '" + f + "'; known: " + CellSpec.FAULTS);
+      String id = FAULT_NAMES.getOrDefault(f, f);
+      if (!CellSpec.FAULTS.contains(id)) {
+        throw new IllegalArgumentException("--faults: unknown fault '" + f + "'; known: " + CellSpec.FAULTS
+            + " or " + new TreeSet<>(FAULT_NAMES.keySet()));
       }
+      faultIds.add(id);
     }
     List<CellSpec> chosen = new ArrayList<>();
     for (CellSpec c : plan) {
       boolean scheme = schemes.isEmpty() || schemes.contains(c.scheme()) || schemes.contains(BACKEND.get(c.scheme()));
-      if (scheme && (faults.isEmpty() || faults.contains(c.fault()))) {
+      if (scheme && (faultIds.isEmpty() || faultIds.contains(c.fault()))) {
         chosen.add(c);
       }
     }

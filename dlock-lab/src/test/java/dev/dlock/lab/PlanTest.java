@@ -26,6 +26,8 @@ class PlanTest {
     assertThat(redisUnderPause).extracting(CellSpec::scheme).containsExactly("S6", "S7", "S8-wrong", "S8");
     assertThat(redisUnderPause).extracting(CellSpec::fault).containsOnly("F2");
     assertThat(Plan.select(Plan.quick(), Set.of(), Set.of())).isEqualTo(Plan.quick());
+    assertThat(Plan.select(Plan.quick(), Set.of("S4", "S7", "redis"), Set.of("pause-holder")))
+        .as("a fault by its name").isEqualTo(redisUnderPause);
   }
 
   @Test
