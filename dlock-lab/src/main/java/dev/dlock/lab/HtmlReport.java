@@ -102,8 +102,8 @@ public final class HtmlReport {
       }
       h.append("</tr>\n");
     }
-    h.append("</tbody>\n</table>\n<p class=\"legend\">v violations (overlapping holds), s stale writes"
-        + " accepted, o oversold, l lost updates, f foreign releases; - not run.</p>\n");
+    h.append("</tbody>\n</table>\n<p class=\"legend\">v= violations (overlapping holds), s= stale writes"
+        + " accepted, o= oversold, l= lost updates, f= foreign releases; - not run.</p>\n");
   }
 
   private static void cell(StringBuilder h, Cell c, String id) {

@@ -38,8 +38,8 @@ public final class TerminalReport {
       matrix.add(row);
     }
     table(out, matrix);
-    out.append("key: v violations, s stale writes accepted, o oversold, l lost updates,"
-        + " f foreign releases; - not run\n\n");
+    out.append("key: v= violations, s= stale writes accepted, o= oversold, l= lost updates,"
+        + " f= foreign releases; - not run\n\n");
 
     List<List<String>> detail = new ArrayList<>();
     detail.add(List.of("scheme", "fault", "runs", "viol", "overlap-ms", "stale-acc/rej", "oversold",
@@ -61,21 +61,21 @@ public final class TerminalReport {
     Verdict v = cell.verdict();
     if (v == Verdict.UNSAFE) {
       if (cell.staleAccepted() > 0) {
-        return "unsafe " + cell.staleAccepted() + "s";
+        return "unsafe s=" + cell.staleAccepted();
       }
       if (cell.oversold() > 0) {
-        return "unsafe " + cell.oversold() + "o";
+        return "unsafe o=" + cell.oversold();
       }
       if (cell.lostUpdates() > 0) {
-        return "unsafe " + cell.lostUpdates() + "l";
+        return "unsafe l=" + cell.lostUpdates();
       }
       if (cell.foreignReleases() > 0) {
-        return "unsafe " + cell.foreignReleases() + "f";
+        return "unsafe f=" + cell.foreignReleases();
       }
-      return "unsafe " + cell.violations() + "v";
+      return "unsafe v=" + cell.violations();
     }
     if (v == Verdict.SAFE && cell.violations() > 0) {
-      return "safe " + cell.violations() + "v"; // fenced: the holders overlapped, the resource held
+      return "safe v=" + cell.violations(); // fenced: the holders overlapped, the resource held
     }
     return v.word();
   }

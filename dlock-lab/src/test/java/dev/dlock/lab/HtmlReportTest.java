@@ -28,7 +28,7 @@ class HtmlReportTest {
     assertThat(rows.get(0).select("td").eachAttr("class")).containsExactly("none", "none", "unsafe");
     assertThat(rows.get(1).select("td").eachAttr("class")).containsExactly("safe", "none", "safe");
     assertThat(rows.get(2).select("td").eachAttr("class")).containsExactly("none", "stuck", "none");
-    assertThat(rows.get(0).select("td").get(2).text()).isEqualTo("unsafe 3v");
+    assertThat(rows.get(0).select("td").get(2).text()).isEqualTo("unsafe v=3");
     for (Element link : matrix.select("td a")) {
       String id = link.attr("href").substring(1);
       assertThat(doc.getElementById(id)).as(id).isNotNull();

@@ -27,12 +27,12 @@ class TerminalReportTest {
     String head = lines.get(0);
     // Faults in the matrix's fixed order, not the order the runs came in.
     assertThat(head.split("\\s+")).containsExactly("scheme", "F1", "F1-gap", "F2");
-    assertThat(lines.get(1).split("\\s{2,}")).containsExactly("S7", "-", "-", "unsafe 3v");
-    assertThat(lines.get(2).split("\\s{2,}")).containsExactly("S8", "safe", "-", "safe 1v");
+    assertThat(lines.get(1).split("\\s{2,}")).containsExactly("S7", "-", "-", "unsafe v=3");
+    assertThat(lines.get(2).split("\\s{2,}")).containsExactly("S8", "safe", "-", "safe v=1");
     assertThat(lines.get(3).split("\\s{2,}")).containsExactly("S4", "-", "stuck", "-");
     // fixed width: each entry starts under its column's header
     assertThat(lines.get(3).indexOf("stuck")).isEqualTo(head.indexOf("F1-gap"));
-    assertThat(lines.get(2).indexOf("safe 1v")).isEqualTo(head.indexOf("F2"));
+    assertThat(lines.get(2).indexOf("safe v=1")).isEqualTo(head.indexOf("F2"));
   }
 
   @Test
