@@ -37,8 +37,9 @@ final class WorkerProcess {
   /** Starts {@code dev.dlock.lab.Worker} with {@code args} in a JVM of its own. */
   static WorkerProcess start(String name, List<String> args, Path dir, Object monitor) throws IOException {
     List<String> command = new ArrayList<>(List.of(javaBin(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "-Xmx192m", "-Dh2.bindAddress=127.0.0.1", "-cp", System.getProperty("java.class.path"),
-        Worker.class.getName()));
+        "-Xmx192m"));
+    command.addAll(H2Resource.WORKER_JVM_ARGS);
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), Worker.class.getName()));
     command.addAll(args);
     Path err = dir.resolve(name + ".err");
     Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
