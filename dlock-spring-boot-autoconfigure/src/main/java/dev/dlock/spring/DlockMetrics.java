@@ -13,12 +13,13 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Records a client's lock events in Micrometer: {@code dlock.acquire} (the wait, tag
  * {@code outcome}), {@code dlock.held}, {@code dlock.lost}, {@code dlock.abandoned} and the gauge
- * {@code dlock.held.count}, all tagged {@code backend}, and {@code name} when asked for.
+ * {@code dlock.held.count}, all tagged {@code backend}, and {@code name} when asked for; and
+ * {@code dlock.scheduled.skipped}, the {@link ScheduledLock} runs a node skipped.
  *
  * <p>Why the gauge counts a set of grants rather than a number: a grant may end by release, loss
  * or abandonment, possibly more than one of them, and removing it from a set makes each count once.
  */
-public final class DlockMetrics implements LockListener {
+public final class DlockMetrics implements LockListener, ScheduledLockListener {
   private final MeterRegistry registry;
   private final Tags tags;
   private final boolean nameTag;
@@ -68,6 +69,11 @@ public final class DlockMetrics implements LockListener {
   public void abandoned(String name, long token, String threadName) {
     held.remove(key(name, token));
     Counter.builder("dlock.abandoned").tags(tags(name)).register(registry).increment();
+  }
+
+  @Override
+  public void skipped(String name) {
+    Counter.builder("dlock.scheduled.skipped").tags(tags(name)).register(registry).increment();
   }
 
   private Tags tags(String name) {
