@@ -6,6 +6,8 @@ import dev.dlock.DistributedLock;
 import dev.dlock.LockClient;
 import dev.dlock.spring.integration.DlockLockRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -54,6 +56,12 @@ class DlockIntegrationAutoConfigurationTest {
           assertThat(ctx).hasNotFailed().hasSingleBean(LockClient.class);
           assertThat(ctx).doesNotHaveBean(DlockLockRegistry.class);
         });
+  }
+
+  @Test
+  void isListedAsAnAutoConfiguration() {
+    assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+        .contains(DlockIntegrationAutoConfiguration.class.getName());
   }
 
   @Configuration(proxyBeanMethods = false)
