@@ -14,6 +14,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.integration.support.locks.DefaultLockRegistry;
 import org.springframework.integration.support.locks.LockRegistry;
 
+/**
+ * The registry's auto-configuration. Why a filtered class loader: hiding Spring Integration's
+ * package is what an application without it looks like, on the same test classpath.
+ */
 class DlockIntegrationAutoConfigurationTest {
 
   @Test

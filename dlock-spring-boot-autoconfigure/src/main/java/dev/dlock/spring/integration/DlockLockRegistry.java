@@ -21,7 +21,7 @@ import org.springframework.integration.support.locks.LockRegistry;
  *
  * <p>Not implemented: {@code RenewableLockRegistry}, since the client's watchdog already renews
  * every held lease and a lease's length cannot be changed while held; {@code ExpirableLockRegistry},
- * since nothing here needs expiring (see below); and Spring's {@code DistributedLock} with a TTL per
+ * since the registry keeps only locks still referenced and a free lock keeps nothing; and Spring's {@code DistributedLock} with a TTL per
  * call, for which {@code client.lock(name, leaseTime)} is dlock's fixed-lease lock.
  */
 public final class DlockLockRegistry implements LockRegistry<DistributedLock> {

@@ -1,6 +1,9 @@
 package dev.dlock.spring.integration;
 
-/** The registry on dlock's JDBC lease locks, on an in-memory H2 database. */
+/**
+ * The registry on dlock's JDBC lease locks, on an in-memory H2 database; DB_CLOSE_DELAY keeps it
+ * for the whole class, since each client opens and closes its own connections.
+ */
 class DlockLockRegistryH2Test extends LockRegistryContract {
 
   @Override

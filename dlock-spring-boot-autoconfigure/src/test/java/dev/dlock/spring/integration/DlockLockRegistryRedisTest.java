@@ -5,7 +5,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import redis.embedded.RedisServer;
 
-/** The registry on dlock's Redis locks, on a redis-server of embedded-redis bound to loopback. */
+/**
+ * The registry on dlock's Redis locks, on a redis-server of embedded-redis: bound to loopback and
+ * without persistence, so it reaches nothing else and leaves no file behind.
+ */
 class DlockLockRegistryRedisTest extends LockRegistryContract {
   private static RedisServer server;
   private static int port;
