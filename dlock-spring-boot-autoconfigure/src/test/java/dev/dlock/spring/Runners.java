@@ -12,7 +12,8 @@ final class Runners {
         DlockMetricsAutoConfiguration.class,
         DlockAutoConfiguration.class,
         DlockHealthAutoConfiguration.class,
-        DlockAnnotationsAutoConfiguration.class));
+        DlockAnnotationsAutoConfiguration.class,
+        DlockIntegrationAutoConfiguration.class));
   }
 
   /** A fresh in-memory H2 URL that lives as long as the JVM. */

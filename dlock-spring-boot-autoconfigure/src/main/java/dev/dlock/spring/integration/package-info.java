@@ -1,0 +1,5 @@
+/**
+ * dlock for Spring Integration: {@link dev.dlock.spring.integration.DlockLockRegistry}, a
+ * {@code LockRegistry} over a {@link dev.dlock.LockClient}.
+ */
+package dev.dlock.spring.integration;
