@@ -12,8 +12,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
-import org.springframework.core.DefaultParameterNameDiscoverer;
-import org.springframework.core.ParameterNameDiscoverer;
 
 /**
  * Runs {@link DistributedLock} methods: names the lock from the arguments, waits for it, passes the
@@ -24,7 +22,6 @@ import org.springframework.core.ParameterNameDiscoverer;
  */
 final class Calls {
   private static final Logger log = LoggerFactory.getLogger(DistributedLock.class);
-  private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
 
   private final Supplier<LockClient> client;
   private final BeanFactoryResolver beans;
@@ -78,7 +75,7 @@ final class Calls {
   }
 
   private String name(MethodSettings.Call s, Method method, Object[] args) {
-    MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, method, args, NAMES);
+    MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(null, method, args, MethodSettings.NAMES);
     context.setBeanResolver(beans);
     Object value = s.name().getValue(context);
     if (value == null) {

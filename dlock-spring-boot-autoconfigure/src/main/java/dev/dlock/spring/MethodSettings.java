@@ -7,7 +7,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
@@ -23,6 +27,9 @@ import org.springframework.util.StringValueResolver;
  */
 final class MethodSettings {
   private static final SpelExpressionParser SPEL = new SpelExpressionParser();
+  static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+  private static final Pattern VARIABLE = Pattern.compile("#([A-Za-z_$][A-Za-z0-9_$]*)");
+  private static final Pattern INDEXED = Pattern.compile("[pa][0-9]+|root|this");
 
   private final StringValueResolver values;
   private final Supplier<DlockProperties> properties;
@@ -98,6 +105,17 @@ final class MethodSettings {
       name = SPEL.parseExpression(a.name());
     } catch (ParseException e) {
       throw new IllegalStateException(where + " has a name that is not SpEL: '" + a.name() + "'", e);
+    }
+    if (method.getParameterCount() > 0 && NAMES.getParameterNames(method) == null) {
+      // Without them SpEL reads #gear as null, and every call would share the lock "gear:null".
+      Matcher variable = VARIABLE.matcher(a.name());
+      while (variable.find()) {
+        if (!INDEXED.matcher(variable.group(1)).matches()) {
+          throw new IllegalStateException(where + " names #" + variable.group(1) + " in '" + a.name()
+              + "', but its class was compiled without parameter names: compile with -parameters"
+              + " (Spring Boot's build plugins do), or write #p0, #p1, ...");
+        }
+      }
     }
     Duration wait = a.maxWait().isEmpty() ? defaultWait
         : duration(where, "maxWait", a.maxWait(), values);

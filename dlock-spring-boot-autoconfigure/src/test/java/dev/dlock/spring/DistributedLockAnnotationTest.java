@@ -74,6 +74,8 @@ class DistributedLockAnnotationTest {
         .withBean(GearCache.class, () -> new GearCache(new CopyOnWriteArrayList<>()))
         .run(ctx -> {
           GearCache cache = ctx.getBean(GearCache.class);
+          assertThat(cache.rebuildOrFail(new Gear("busy"))).as("free before the other machine takes it")
+              .isEqualTo("busy");
           try (LockClient otherMachine = LockClient.connect(url);
               Lease held = otherMachine.lock("gear:busy").acquire(Duration.ofSeconds(5))) {
             assertThat(cache.rebuild(new Gear("free"), null)).isEqualTo("free");
