@@ -1,2 +1,5 @@
-/** Spring Boot auto-configuration of dlock: a LockClient bean, its health and its metrics. */
+/**
+ * Spring Boot auto-configuration of dlock: a LockClient bean, its health, its metrics and its
+ * actuator endpoint.
+ */
 package dev.dlock.spring;

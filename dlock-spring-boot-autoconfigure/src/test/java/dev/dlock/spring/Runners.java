@@ -3,7 +3,7 @@ package dev.dlock.spring;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-/** The context runner of the starter's tests, with its three auto-configurations. */
+/** The context runner of the starter's tests, with its four auto-configurations. */
 final class Runners {
   private Runners() {}
 
@@ -11,7 +11,8 @@ final class Runners {
     return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(
         DlockMetricsAutoConfiguration.class,
         DlockAutoConfiguration.class,
-        DlockHealthAutoConfiguration.class));
+        DlockHealthAutoConfiguration.class,
+        DlockEndpointAutoConfiguration.class));
   }
 
   /** A fresh in-memory H2 URL that lives as long as the JVM. */
