@@ -40,11 +40,20 @@ final class Acquisition {
   }
 
   /**
-   * The hold, or null when the wait ran out. {@code interruptible} calls throw at once if the
-   * thread is already interrupted, even with a zero wait, as {@code ReentrantLock.tryLock(0, unit)}
-   * does.
+   * The hold, or null when the wait ran out, which listeners hear of. {@code interruptible} calls
+   * throw at once if the thread is already interrupted, even with a zero wait, as
+   * {@code ReentrantLock.tryLock(0, unit)} does.
    */
   Hold run(boolean interruptible) throws InterruptedException {
+    Hold h = attempt(interruptible);
+    if (h == null) {
+      engine.events.timedOut(name, Duration.ofNanos(engine.ticker.read() - start));
+    }
+    return h;
+  }
+
+  // Null means only "the deadline passed": interrupts, failures and a closed client all throw.
+  private Hold attempt(boolean interruptible) throws InterruptedException {
     if (interruptible && Thread.interrupted()) {
       throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
     }

@@ -8,6 +8,8 @@ import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -32,6 +34,8 @@ import org.slf4j.LoggerFactory;
 final class Engine implements LockClient, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final Comparator<HeldLock> HELD_ORDER = Comparator.comparing(HeldLock::name)
+      .thenComparing(HeldLock::kind).thenComparingLong(HeldLock::token);
 
   final LockBackend backend;
   final Ticker ticker;
@@ -168,6 +172,22 @@ final class Engine implements LockClient, Abandonable {
   public List<LockInfo> inspectAll() {
     checkOpen("*");
     return call("*", "list", backend::inspectAll);
+  }
+
+  @Override
+  public List<HeldLock> held() {
+    long now = ticker.read();
+    List<HeldLock> out = new ArrayList<>();
+    for (NameState st : names.values()) {
+      for (Hold h : st.holds()) {
+        HeldLock snapshot = h.snapshot(now);
+        if (snapshot != null) {
+          out.add(snapshot);
+        }
+      }
+    }
+    out.sort(HELD_ORDER);
+    return List.copyOf(out);
   }
 
   // ---- acquire

@@ -56,6 +56,11 @@ final class Events implements LockListener {
   }
 
   @Override
+  public void timedOut(String name, Duration waited) {
+    each(l -> l.timedOut(name, waited));
+  }
+
+  @Override
   public void abandoned(String name, long token, String threadName) {
     each(l -> l.abandoned(name, token, threadName));
   }

@@ -2,6 +2,7 @@ package dev.dlock;
 
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
@@ -75,6 +76,16 @@ final class Hold {
    */
   synchronized boolean ownerThreadEnded() {
     return !ended && handles == 0 && !thread.isAlive();
+  }
+
+  /** What {@link LockClient#held()} shows of this hold at {@code now}; null once ended or lost. */
+  synchronized HeldLock snapshot(long now) {
+    if (ended || lostReason != null) {
+      return null;
+    }
+    long left = validUntil - now;
+    return new HeldLock(name(), grant.kind(), grant.token(), Duration.ofNanos(Math.max(0, left)), count,
+        handles > 0 ? HeldLock.HANDLE : thread.getName());
   }
 
   synchronized int count() {

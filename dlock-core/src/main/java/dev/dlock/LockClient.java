@@ -111,6 +111,14 @@ public interface LockClient extends AutoCloseable {
    */
   List<LockInfo> inspectAll();
 
+  /**
+   * The locks this client holds now, by its own account, ordered by name (then kind and token):
+   * one entry per grant, so a semaphore shows each permit it holds. A lock whose lease was lost,
+   * or that was released, is left out. Asks nothing of the server; empty once the client is
+   * closed.
+   */
+  List<HeldLock> held();
+
   /** This client's unique id, the prefix of its owner strings at the server. */
   String id();
 

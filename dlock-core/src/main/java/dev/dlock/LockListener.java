@@ -32,6 +32,17 @@ public interface LockListener {
   default void woken(String name) {}
 
   /**
+   * An acquire gave up because its deadline passed: {@code acquire(maxWait)} is about to throw
+   * {@link LockTimeoutException}, {@code tryAcquire(maxWait)} to return empty or
+   * {@code tryLock(time, unit)} false, or a call that never waits ({@code tryAcquire()},
+   * {@code tryLock()}) found the lock held. Fires for every kind of lock, semaphores included; not
+   * for an interrupt, a failure or a closed client, which throw instead.
+   *
+   * @param waited how long the call waited, on the client's {@link Ticker}
+   */
+  default void timedOut(String name, Duration waited) {}
+
+  /**
    * A thread-owned hold ({@link DistributedLock#lock()} and the other {@code Lock} methods) was
    * released by the watchdog because its owner thread ended without unlocking it. Locks held
    * through a {@link Lease} handle are never abandoned this way.

@@ -12,9 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Records a client's lock events in Micrometer: {@code dlock.acquire} (the wait, tag
- * {@code outcome}), {@code dlock.held}, {@code dlock.lost}, {@code dlock.abandoned} and the gauge
- * {@code dlock.held.count}, all tagged {@code backend}, and {@code name} when asked for; and
- * {@code dlock.scheduled.skipped}, the {@link ScheduledLock} runs a node skipped.
+ * {@code outcome}: {@code acquired} or {@code timeout}), {@code dlock.timeouts}, {@code dlock.held},
+ * {@code dlock.lost}, {@code dlock.abandoned} and the gauge {@code dlock.held.count}, all tagged
+ * {@code backend}, and {@code name} when asked for; and {@code dlock.scheduled.skipped}, the
+ * {@link ScheduledLock} runs a node skipped.
  *
  * <p>Why the gauge counts a set of grants rather than a number: a grant may end by release, loss
  * or abandonment, possibly more than one of them, and removing it from a set makes each count once.
@@ -51,6 +52,13 @@ public final class DlockMetrics implements LockListener, ScheduledLockListener {
     held.add(key(name, token));
     Timer.builder("dlock.acquire").tags(tags(name)).tag("outcome", "acquired")
         .register(registry).record(waited);
+  }
+
+  @Override
+  public void timedOut(String name, Duration waited) {
+    Timer.builder("dlock.acquire").tags(tags(name)).tag("outcome", "timeout")
+        .register(registry).record(waited);
+    Counter.builder("dlock.timeouts").tags(tags(name)).register(registry).increment();
   }
 
   @Override

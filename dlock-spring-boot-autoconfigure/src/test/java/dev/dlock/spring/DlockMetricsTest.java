@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.LockClient;
 import dev.dlock.Lease;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -30,6 +32,27 @@ class DlockMetricsTest {
               .totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(20);
           assertThat(registry.get("dlock.held.count").gauge().value()).isZero();
           assertThat(registry.find("dlock.acquire").tagKeys("name").timer()).isNull();
+        });
+  }
+
+  @Test
+  void aWaitThatRunsOutIsATimeoutOfTheAcquireTimerAndCounted() {
+    Runners.runner().withUserConfiguration(Registry.class)
+        .withPropertyValues("dlock.url=mem:metrics-timeout").run(ctx -> {
+          MeterRegistry registry = ctx.getBean(MeterRegistry.class);
+          try (LockClient holder = LockClient.connect("mem:metrics-timeout");
+              Lease held = holder.lock("job").acquire()) {
+            LockClient client = ctx.getBean(LockClient.class);
+            assertThat(client.lock("job").tryAcquire(Duration.ofMillis(20))).isEmpty();
+            assertThat(client.lock("job").tryLock()).isFalse();
+          }
+          Timer timeouts = registry.get("dlock.acquire")
+              .tags("backend", "mem", "outcome", "timeout").timer();
+          assertThat(timeouts.count()).isEqualTo(2);
+          assertThat(timeouts.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(20);
+          assertThat(registry.get("dlock.timeouts").tag("backend", "mem").counter().count())
+              .isEqualTo(2);
+          assertThat(registry.find("dlock.acquire").tag("outcome", "acquired").timer()).isNull();
         });
   }
 

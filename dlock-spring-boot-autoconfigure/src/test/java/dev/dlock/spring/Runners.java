@@ -13,7 +13,8 @@ final class Runners {
         DlockAutoConfiguration.class,
         DlockHealthAutoConfiguration.class,
         DlockAnnotationsAutoConfiguration.class,
-        DlockIntegrationAutoConfiguration.class));
+        DlockIntegrationAutoConfiguration.class,
+        DlockEndpointAutoConfiguration.class));
   }
 
   /** A fresh in-memory H2 URL that lives as long as the JVM. */
