@@ -24,7 +24,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 /**
  * Two application contexts, two "nodes", on one real backend, with the same cron firing on both
  * every second: over 20 ticks each tick runs exactly once, also when the second node's clock, and
- * so its schedule, runs 300 ms ahead. The four cases wait on the clock, not the CPU, so they run
+ * so its schedule, runs 250 ms ahead. The four cases wait on the clock, not the CPU, so they run
  * at once.
  */
 @Execution(ExecutionMode.CONCURRENT)
@@ -38,7 +38,7 @@ class ScheduledLockTwoNodesTest {
 
   @Test
   void eachTickRunsOnceOnH2WhenTheSecondNodesClockIsAhead() throws Exception {
-    onceEachTick(Runners.h2Url("sched-ahead"), Duration.ofMillis(300));
+    onceEachTick(Runners.h2Url("sched-ahead"), Duration.ofMillis(250));
   }
 
   @Test
@@ -48,7 +48,7 @@ class ScheduledLockTwoNodesTest {
 
   @Test
   void eachTickRunsOnceOnRedisWhenTheSecondNodesClockIsAhead() throws Exception {
-    onceEachTick(TestRedis.url(), Duration.ofMillis(300));
+    onceEachTick(TestRedis.url(), Duration.ofMillis(250));
   }
 
   private static void onceEachTick(String url, Duration shift) throws Exception {
@@ -129,7 +129,7 @@ class ScheduledLockTwoNodesTest {
     }
 
     @Scheduled(cron = "* * * * * *")
-    @ScheduledLock(name = "${test.lock}", lockAtLeastFor = "PT0.6S")
+    @ScheduledLock(name = "${test.lock}", lockAtLeastFor = "PT0.5S")
     public void tick() {
       runs.ran(clock.millis() / 1000, node);
     }
