@@ -104,6 +104,8 @@ final class ScheduledRuns implements AutoCloseable {
     keptOn.remove(name, lease);
     try {
       lease.close();
+    } catch (LeaseLostException e) {
+      log.debug("dlock: scheduled lock '{}' was lost before lockAtLeastFor ended", name, e);
     } catch (RuntimeException e) {
       log.warn("dlock: releasing scheduled lock '{}' after lockAtLeastFor failed", name, e);
     }
