@@ -3,32 +3,16 @@ package dev.dlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.dlock.mem.MemServer;
 import dev.dlock.spi.LockKind;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link LockClient#held()}: what this client holds, by whom, and for how long, on a driven clock. */
-class HeldTest {
+class HeldTest extends DrivenClients {
   // Less the margin for clock drift and expiry granularity: 1% of a 10 s lease and 2 ms.
   private static final Duration MARGIN = Duration.ofMillis(102);
-  private final FakeTicker ticker = new FakeTicker();
-  private final MemServer server = MemServer.create(ticker);
-  private final LockClient a = client();
-  private final LockClient b = client();
-
-  private LockClient client() {
-    return LockClient.builder().backend(server.newBackend()).ticker(ticker).build();
-  }
-
-  @AfterEach
-  void close() {
-    a.close();
-    b.close();
-  }
 
   @Test
   void aLeaseIsListedWithItsTokenAndTimeLeftAndOwnedByTheHandle() throws Exception {

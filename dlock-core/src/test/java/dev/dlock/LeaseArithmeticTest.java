@@ -3,28 +3,12 @@ package dev.dlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.dlock.mem.MemServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Validity, expiry and loss on a driven clock: the server and the clients share one FakeTicker. */
-class LeaseArithmeticTest {
-  private final FakeTicker ticker = new FakeTicker();
-  private final MemServer server = MemServer.create(ticker);
-  private final LockClient a = client();
-  private final LockClient b = client();
-
-  private LockClient client() {
-    return LockClient.builder().backend(server.newBackend()).ticker(ticker).build();
-  }
-
-  @AfterEach
-  void close() {
-    a.close();
-    b.close();
-  }
+class LeaseArithmeticTest extends DrivenClients {
 
   @Test
   void validityIsCountedFromTheRequestOnTheClientsTicker() throws Exception {
