@@ -11,10 +11,11 @@ import java.time.Duration;
  * directory, shared by every dlock process on the machine through H2's auto-server on loopback, so
  * processes coordinate with no server. Two processes opening that file at the same instant can
  * collide (H2 errors 90020 and 8000, "lock file recently modified"), so the default is opened with
- * a few retries, each up to a first query on the pool's own connection.
+ * retries, each up to a first query on the pool's own connection, for up to 20 s: a count of tries
+ * ran out on a loaded machine, where each open waits seconds on H2's lock file.
  */
 final class Connection {
-  private static final int OPEN_ATTEMPTS = 8;
+  private static final Duration OPEN_PATIENCE = Duration.ofSeconds(20);
   private static final String WARM_UP = "dlock-cli-warm-up";
 
   private Connection() {}
@@ -36,7 +37,8 @@ final class Connection {
       throw new BackendUnavailableException("cannot create ~/.dlock for the default lock database: " + e, e);
     }
     BackendUnavailableException last = null;
-    for (int attempt = 1; attempt <= OPEN_ATTEMPTS; attempt++) {
+    long deadline = System.nanoTime() + OPEN_PATIENCE.toNanos();
+    for (int attempt = 1; attempt == 1 || System.nanoTime() - deadline < 0; attempt++) {
       LockClient client = null;
       try {
         client = build(defaultUrl(), leaseTime);
@@ -65,7 +67,7 @@ final class Connection {
 
   private static void pause(int attempt) {
     try {
-      Thread.sleep(50L * attempt + (long) (Math.random() * 50));
+      Thread.sleep(Math.min(500L, 50L * attempt) + (long) (Math.random() * 50));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new BackendUnavailableException("interrupted while opening the default lock database", e);

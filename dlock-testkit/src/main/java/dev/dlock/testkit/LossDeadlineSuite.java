@@ -18,6 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The promise that a holder is told it lost its lock before anyone else can hold it, under a real
@@ -29,7 +31,12 @@ import org.junit.jupiter.api.Test;
  *
  * <p>A backend's test class extends this suite and says how to reach its server and how to pause
  * it. The suite takes about two longest leases; keep one server per class.
+ *
+ * <p>Why the class may run beside the module's other test classes (where the module enables
+ * JUnit's parallel execution) while its two tests run one after the other: it spends those leases
+ * waiting on its own server, which its second test pauses.
  */
+@Execution(ExecutionMode.CONCURRENT)
 public abstract class LossDeadlineSuite {
   private final List<LockClient> clients = new CopyOnWriteArrayList<>();
   private final List<AutoCloseable> resources = new CopyOnWriteArrayList<>();
@@ -106,6 +113,7 @@ public abstract class LossDeadlineSuite {
   }
 
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   final void aFrozenNetworkTellsEachHolderBeforeAnotherClientIsGranted() throws Exception {
     FaultProxy proxy = proxy();
     List<Round> rounds = start(proxy);
@@ -116,6 +124,7 @@ public abstract class LossDeadlineSuite {
   }
 
   @Test
+  @Execution(ExecutionMode.SAME_THREAD)
   final void aPausedServerTellsEachHolderBeforeAnotherClientIsGranted() throws Exception {
     List<Round> rounds = start(proxy());
     long faultAt = System.nanoTime();
