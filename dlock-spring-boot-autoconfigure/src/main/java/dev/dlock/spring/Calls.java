@@ -86,7 +86,7 @@ final class Calls {
   }
 
   /** Releases a lease after its method threw; a failure to release is added to what it threw. */
-  static void closeAfter(Lease lease, Throwable thrown) {
+  private static void closeAfter(Lease lease, Throwable thrown) {
     try {
       lease.close();
     } catch (RuntimeException e) {

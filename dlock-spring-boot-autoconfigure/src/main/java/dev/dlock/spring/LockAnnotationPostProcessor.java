@@ -1,7 +1,9 @@
 package dev.dlock.spring;
 
 import dev.dlock.LockClient;
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.util.List;
 import java.util.function.Supplier;
 import org.springframework.aop.Pointcut;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
@@ -14,6 +16,7 @@ import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -29,6 +32,8 @@ import org.springframework.util.function.SingletonSupplier;
  */
 final class LockAnnotationPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
     implements EnvironmentAware, DisposableBean {
+  private static final List<Class<? extends Annotation>> ANNOTATIONS =
+      List.of(ScheduledLock.class, DistributedLock.class);
   private Environment environment;
   private ConfigurableListableBeanFactory beans;
   private MethodSettings settings;
@@ -64,6 +69,9 @@ final class LockAnnotationPostProcessor extends AbstractBeanFactoryAwareAdvising
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
     Class<?> type = ClassUtils.getUserClass(bean);
+    if (!AnnotationUtils.isCandidateClass(type, ANNOTATIONS)) {
+      return super.postProcessAfterInitialization(bean, beanName);
+    }
     for (Method method : ReflectionUtils.getUniqueDeclaredMethods(type)) {
       if (settings.of(method) != null && beans.getBeanNamesForType(LockClient.class, true, false).length == 0) {
         throw new IllegalStateException(MethodSettings.describe(method) + " of bean '" + beanName

@@ -46,7 +46,8 @@ public @interface ScheduledLock {
   String lockAtMostFor() default "";
 
   /**
-   * How long after the start of a run the lock stays held, however short the run: a node whose
+   * How long after the start of a run the lock stays held, however short the run and whether or
+   * not it failed: a node whose
    * clock is a little behind then finds it held and does not run the same tick again. At most
    * {@link #lockAtMostFor()}.
    */

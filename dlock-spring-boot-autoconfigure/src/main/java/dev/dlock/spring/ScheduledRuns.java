@@ -70,7 +70,11 @@ final class ScheduledRuns implements AutoCloseable {
     } catch (Throwable t) {
       runner.finish();
       CurrentLease.restore(outer);
-      Calls.closeAfter(lease, t);
+      try {
+        keepOnOrClose(s, lease, start); // a failed run holds the tick too, or a node behind reruns it
+      } catch (RuntimeException e) {
+        t.addSuppressed(e);
+      }
       throw t;
     }
     runner.finish();

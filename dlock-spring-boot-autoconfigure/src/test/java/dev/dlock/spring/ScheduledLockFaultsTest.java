@@ -2,6 +2,7 @@ package dev.dlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.LockClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.BufferedReader;
@@ -106,6 +107,38 @@ class ScheduledLockFaultsTest {
           assertThat(ctx.getBean(MeterRegistry.class).counter("dlock.lost", "backend", "redis").count())
               .isGreaterThanOrEqualTo(1);
         });
+  }
+
+  @Test
+  void aFailedRunStillHoldsTheLockForLockAtLeastFor() throws Exception {
+    Failing job = new Failing();
+    String lock = "failing-" + System.nanoTime();
+    Runners.runner()
+        .withPropertyValues("dlock.url=" + Runners.h2Url("failing"), "test.lock=" + lock)
+        .withBean(Failing.class, () -> job)
+        .withUserConfiguration(InterruptedNode.class)
+        .run(ctx -> {
+          assertThat(ctx).hasNotFailed();
+          assertThat(job.ran.await(20, TimeUnit.SECONDS)).isTrue();
+          LockClient client = ctx.getBean(LockClient.class);
+          long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+          while (System.nanoTime() - end < 0) {
+            assertThat(client.inspect(lock)).as("held after the run threw").isPresent();
+            Thread.onSpinWait();
+          }
+        });
+  }
+
+  /** A run that fails at once, under a 3 s lockAtLeastFor. */
+  static class Failing {
+    final CountDownLatch ran = new CountDownLatch(1);
+
+    @Scheduled(fixedDelay = 60_000)
+    @ScheduledLock(name = "${test.lock}", lockAtLeastFor = "PT3S")
+    public void run() {
+      ran.countDown();
+      throw new IllegalStateException("the report failed");
+    }
   }
 
   /** The surviving node's record: when it ran, and a latch on its skips. */
