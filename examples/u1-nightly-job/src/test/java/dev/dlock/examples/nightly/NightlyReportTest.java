@@ -3,18 +3,16 @@ package dev.dlock.examples.nightly;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.examples.nightly.NightlyReport.ReportWritten;
+import dev.dlock.examples.servers.Postgres;
 import dev.dlock.spring.ScheduledLockListener;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -27,17 +25,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 class NightlyReportTest {
   private static final int TICKS = 5;
-  private static EmbeddedPostgres postgres;
-
-  @BeforeAll
-  static void startPostgres() throws IOException {
-    postgres = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws IOException {
-    postgres.close();
-  }
+  @RegisterExtension
+  static final Postgres POSTGRES = new Postgres();
 
   @Test
   void eachTickRunsOnceAcrossTwoNodes() throws Exception {
@@ -79,7 +68,7 @@ class NightlyReportTest {
     return new SpringApplicationBuilder(NightlyReportApplication.class)
         .listeners(ticks)
         .initializers(ctx -> ctx.getBeanFactory().registerSingleton("countSkips", countSkips))
-        .run("--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
+        .run("--spring.datasource.url=" + POSTGRES.jdbcUrl(),
             "--spring.datasource.username=postgres",
             "--report.node=" + name,
             "--report.cron=* * * * * *",

@@ -7,6 +7,7 @@ import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.examples.flashsale.Stock.StaleTokenException;
+import dev.dlock.examples.servers.Redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -31,13 +33,13 @@ class FlashSaleTest {
   private static final int THREADS_PER_NODE = 4;
   private static final int BUYS_PER_THREAD = 5;
 
-  private static EmbeddedRedis redis;
+  @RegisterExtension
+  static final Redis REDIS = new Redis();
   private static ConfigurableApplicationContext a;
   private static ConfigurableApplicationContext b;
 
   @BeforeAll
   static void start() throws Exception {
-    redis = EmbeddedRedis.start();
     a = node("a");
     b = node("b");
   }
@@ -46,7 +48,6 @@ class FlashSaleTest {
   static void stop() throws Exception {
     b.close();
     a.close();
-    redis.close();
   }
 
   @Test
@@ -114,7 +115,7 @@ class FlashSaleTest {
   private static ConfigurableApplicationContext node(String name) {
     return new SpringApplicationBuilder(FlashSaleApplication.class)
         .run("--spring.application.name=" + name,
-            "--dlock.url=" + redis.url(),
+            "--dlock.url=" + REDIS.url(),
             "--spring.datasource.url=jdbc:h2:mem:flash-sale;DB_CLOSE_DELAY=-1",
             "--spring.main.banner-mode=off",
             "--logging.level.root=warn");

@@ -2,8 +2,7 @@ package dev.dlock.examples.redpacket;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.io.IOException;
+import dev.dlock.examples.servers.Postgres;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -12,9 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -26,17 +24,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class RedPacketTest {
   private static final int USERS = 20;
   private static final int THREADS_PER_NODE = 4;
-  private static EmbeddedPostgres postgres;
-
-  @BeforeAll
-  static void startPostgres() throws IOException {
-    postgres = EmbeddedPostgres.builder().start();
-  }
-
-  @AfterAll
-  static void stopPostgres() throws IOException {
-    postgres.close();
-  }
+  @RegisterExtension
+  static final Postgres POSTGRES = new Postgres();
 
   @Test
   void eachUserIsPaidOnceHoweverOftenTheyClaimOnWhicheverNode() throws Exception {
@@ -79,7 +68,7 @@ class RedPacketTest {
 
   private static ConfigurableApplicationContext node() {
     return new SpringApplicationBuilder(RedPacketApplication.class)
-        .run("--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
+        .run("--spring.datasource.url=" + POSTGRES.jdbcUrl(),
             "--spring.datasource.username=postgres",
             "--spring.main.banner-mode=off",
             "--logging.level.root=warn");

@@ -2,6 +2,7 @@ package dev.dlock.examples.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.examples.servers.Redis;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,9 +12,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -25,17 +25,8 @@ class GearCacheTest {
   private static final String GEAR = "gear-7";
   private static final int THREADS_PER_NODE = 3;
   private static final int APPROVALS_PER_THREAD = 5;
-  private static EmbeddedRedis redis;
-
-  @BeforeAll
-  static void startRedis() throws Exception {
-    redis = EmbeddedRedis.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    redis.close();
-  }
+  @RegisterExtension
+  static final Redis REDIS = new Redis();
 
   @Test
   void rebuildsOfOneGearNeverOverlap() throws Exception {
@@ -86,7 +77,7 @@ class GearCacheTest {
   private static ConfigurableApplicationContext node(String name) {
     return new SpringApplicationBuilder(GearCacheApplication.class)
         .run("--spring.application.name=" + name,
-            "--dlock.url=" + redis.url(),
+            "--dlock.url=" + REDIS.url(),
             "--spring.datasource.url=jdbc:h2:mem:gear-cache;DB_CLOSE_DELAY=-1",
             "--spring.main.banner-mode=off",
             "--logging.level.root=warn");
