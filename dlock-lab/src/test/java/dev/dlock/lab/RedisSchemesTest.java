@@ -6,6 +6,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -88,8 +89,8 @@ class RedisSchemesTest {
     Scheme.Held first = w1.acquire(lock, SHORT, Duration.ZERO);
     assertThat(first).isNotNull();
     assertThat(w2.acquire(lock, LONG, Duration.ZERO)).as("taken while w1's lease lasts").isNull();
-    Thread.sleep(SHORT.toMillis() * 2);
-    Scheme.Held second = w2.acquire(lock, LONG, Duration.ZERO);
+    Scheme.Held second = Poll.until(LONG, () -> Objects.requireNonNull(
+        w2.acquire(lock, LONG, Duration.ZERO), "w1's lease has not run out"));
     assertThat(second).isNotNull();
     assertThat(admin.pttl("lab:" + lock)).isPositive();
     assertThat(first.release()).isEqualTo("w2");
@@ -102,8 +103,8 @@ class RedisSchemesTest {
     try (var w2 = new GetThenDel(redis.url(), "w2")) {
       Scheme.Held[] second = new Scheme.Held[1];
       try (var w1 = new GetThenDel(redis.url(), "w1", () -> {
-        sleep(SHORT.toMillis() * 2);
-        second[0] = call(() -> w2.acquire("s8", LONG, Duration.ZERO));
+        second[0] = call(() -> Poll.until(LONG, () -> Objects.requireNonNull(
+            w2.acquire("s8", LONG, Duration.ZERO), "w1's key has not expired")));
       })) {
         Scheme.Held first = w1.acquire("s8", SHORT, Duration.ZERO);
         assertThat(first.release()).isEqualTo("w2");
@@ -118,7 +119,12 @@ class RedisSchemesTest {
     try (var w1 = new GetThenDel(redis.url(), "w1")) {
       assertThat(w1.acquire("s8-own", LONG, Duration.ZERO).release()).isEqualTo("w1");
       Scheme.Held expired = w1.acquire("s8-own", SHORT, Duration.ZERO);
-      Thread.sleep(SHORT.toMillis() * 2);
+      Poll.until(LONG, () -> {
+        if (admin.exists("lab:s8-own") != 0) {
+          throw new IllegalStateException("the key has not expired");
+        }
+        return null;
+      });
       assertThat(expired.release()).isEmpty();
     }
   }
@@ -157,12 +163,5 @@ class RedisSchemesTest {
 
   static void await(CountDownLatch latch) {
     call(() -> latch.await(30, TimeUnit.SECONDS));
-  }
-
-  static void sleep(long millis) {
-    call(() -> {
-      Thread.sleep(millis);
-      return null;
-    });
   }
 }

@@ -65,8 +65,11 @@ final class MethodSettings {
     return settings;
   }
 
-  /** A {@link ScheduledLock}; {@code atMost} null means the client's watchdog lease. */
-  record Scheduled(String name, Duration atMost, Duration atLeast, boolean interrupt) {}
+  /**
+   * A {@link ScheduledLock}: {@code fixedLease} is {@code lockAtMostFor} where it is no longer than
+   * the client's lease, else null for the client's watchdog lease.
+   */
+  record Scheduled(String name, Duration fixedLease, Duration atLeast, boolean interrupt) {}
 
   /** A {@link DistributedLock}; {@code lease} null means the watchdog lease. */
   record Call(String source, Expression name, Duration maxWait, Duration lease,

@@ -46,7 +46,7 @@ final class ScheduledRuns implements AutoCloseable {
       return skip(s, "this node keeps it until lockAtLeastFor after its last run");
     }
     LockClient c = client.get();
-    DistributedLock lock = s.atMost() != null ? c.lock(s.name(), s.atMost()) : c.lock(s.name());
+    DistributedLock lock = s.fixedLease() != null ? c.lock(s.name(), s.fixedLease()) : c.lock(s.name());
     Optional<Lease> got = lock.tryAcquire();
     if (got.isEmpty()) {
       return skip(s, "another node holds it");
