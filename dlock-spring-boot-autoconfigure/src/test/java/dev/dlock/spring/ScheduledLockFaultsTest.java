@@ -28,7 +28,6 @@ import org.springframework.scheduling.annotation.Scheduled;
  * A node killed with SIGKILL mid-job, a job longer than {@code lockAtMostFor}, and a lease lost
  * mid-run, each on a real backend.
  */
-@Execution(ExecutionMode.CONCURRENT)
 class ScheduledLockFaultsTest {
   private static final Duration LOCK_AT_MOST_FOR = Duration.ofSeconds(2);
   private Process killed;
@@ -41,6 +40,7 @@ class ScheduledLockFaultsTest {
   }
 
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aNodeKilledMidJobIsFollowedByTheOtherWithinLockAtMostFor() throws Exception {
     String lock = "killed-" + System.nanoTime();
     killed = new ProcessBuilder(new File(System.getProperty("java.home"), "bin/java").getPath(),
@@ -93,6 +93,7 @@ class ScheduledLockFaultsTest {
   }
 
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aJobThatOutlivesAFixedLockAtMostForIsInterruptedAndTheLossCounted() throws Exception {
     Interrupted job = new Interrupted();
     Runners.runner()
@@ -111,6 +112,7 @@ class ScheduledLockFaultsTest {
   }
 
   @Test
+  @Execution(ExecutionMode.CONCURRENT)
   void aFailedRunStillHoldsTheLockForLockAtLeastFor() throws Exception {
     Failing job = new Failing();
     String lock = "failing-" + System.nanoTime();

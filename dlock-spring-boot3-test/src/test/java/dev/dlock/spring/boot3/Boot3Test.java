@@ -37,7 +37,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 /**
  * The starter's one artifact, built against Boot 4, on Spring Boot 3.5 and Spring Framework 6.2:
  * the client on the application's DataSource, {@code @ScheduledLock} across two nodes, one of
- * them 250 ms ahead, {@code @DistributedLock}, and the meters. The health indicator is written
+ * them 200 ms ahead, {@code @DistributedLock}, and the meters. The health indicator is written
  * against Boot 4's new health package, so it backs off on 3.5; the endpoint is not tried here.
  */
 class Boot3Test {
@@ -56,7 +56,7 @@ class Boot3Test {
     CountDownLatch last = new CountDownLatch(1);
     long first = System.currentTimeMillis() / 1000 + 3;
     node(db, "a", Duration.ZERO, runs, first + TICKS, last).run(a ->
-        node(db, "b", Duration.ofMillis(250), runs, first + TICKS, last).run(b -> {
+        node(db, "b", Duration.ofMillis(200), runs, first + TICKS, last).run(b -> {
           assertThat(a).hasNotFailed();
           assertThat(b).hasNotFailed();
           assertThat(last.await(TICKS + 15, TimeUnit.SECONDS)).isTrue();
@@ -147,7 +147,7 @@ class Boot3Test {
     }
 
     @Scheduled(cron = "* * * * * *")
-    @ScheduledLock(name = "boot3-nightly", lockAtLeastFor = "500ms")
+    @ScheduledLock(name = "boot3-nightly", lockAtLeastFor = "600ms")
     public void tick() {
       long tick = clock.millis() / 1000;
       runs.computeIfAbsent(tick, t -> new CopyOnWriteArrayList<>()).add(node);
