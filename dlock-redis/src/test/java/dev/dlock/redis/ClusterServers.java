@@ -56,22 +56,40 @@ final class ClusterServers implements AutoCloseable {
     return start(new RedisServerBuilder().executableProvider(() -> copy));
   }
 
+  /**
+   * Why up to three tries: the builder checks each node's port, but a bus port (p + 10000) lies in
+   * the range the kernel hands to outgoing connections, and another test's client may take it
+   * before the node binds it. A failed try stops the nodes it had started.
+   */
   private static ClusterServers start(RedisServerBuilder servers) {
-    try {
-      // The ports must be chosen before the shards, or the builder uses 6379-6384.
-      RedisShardedCluster cluster = RedisShardedCluster.newRedisCluster()
-          .withServerBuilder(servers)
-          .ephemeral()
-          .initializationTimeout(Duration.ofSeconds(30))
-          .shard("a", 1).shard("b", 1).shard("c", 1)
-          .build();
-      cluster.start();
+    IOException last = null;
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      RedisShardedCluster cluster = null;
+      try {
+        // The ports must be chosen before the shards, or the builder uses 6379-6384.
+        cluster = RedisShardedCluster.newRedisCluster()
+            .withServerBuilder(servers)
+            .ephemeral()
+            .initializationTimeout(Duration.ofSeconds(30))
+            .shard("a", 1).shard("b", 1).shard("c", 1)
+            .build();
+        cluster.start();
+      } catch (IOException e) {
+        last = e;
+        try {
+          if (cluster != null) {
+            cluster.stop();
+          }
+        } catch (IOException | RuntimeException stopping) {
+          e.addSuppressed(stopping);
+        }
+        continue;
+      }
       ClusterServers started = new ClusterServers(cluster);
       started.awaitEveryNodeOk();
       return started;
-    } catch (IOException e) {
-      throw new UncheckedIOException("the Redis Cluster did not start", e);
     }
+    throw new UncheckedIOException("the Redis Cluster did not start in 3 tries", last);
   }
 
   /**

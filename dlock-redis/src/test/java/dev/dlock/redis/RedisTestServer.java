@@ -1,6 +1,7 @@
 package dev.dlock.redis;
 
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
@@ -226,14 +227,33 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
 
   /**
    * Blocks the redis-server on {@code port} for {@code seconds} with DEBUG SLEEP, as a long pause
-   * would; returns once the command is sent, not when the sleep ends.
+   * would; returns once the server is asleep, not when the sleep ends.
    */
   static void stall(int port, int seconds) {
-    RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", port));
-    StatefulRedisConnection<String, String> conn = c.connect();
-    conn.async().dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
-            new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(seconds))
-        .whenComplete((r, e) -> c.shutdownAsync());
+    // Returns once the server is asleep: a PING that goes unanswered shows it. Returning at the
+    // dispatch let the caller's next command reach the server before the sleep began.
+    RedisClient probe = RedisClient.create(RedisURI.create("127.0.0.1", port));
+    probe.setDefaultTimeout(Duration.ofMillis(200));
+    try (StatefulRedisConnection<String, String> ping = probe.connect()) {
+      RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", port));
+      StatefulRedisConnection<String, String> conn = c.connect();
+      conn.async().dispatch(CommandType.DEBUG, new StatusOutput<>(StringCodec.UTF8),
+              new CommandArgs<>(StringCodec.UTF8).add("SLEEP").add(seconds))
+          .whenComplete((r, e) -> c.shutdownAsync());
+      long deadline = System.nanoTime() + Duration.ofSeconds(seconds).toNanos() / 2;
+      while (true) {
+        try {
+          ping.sync().ping();
+        } catch (RedisCommandTimeoutException asleep) {
+          return;
+        }
+        if (System.nanoTime() - deadline > 0) {
+          throw new IllegalStateException("127.0.0.1:" + port + " still answers after DEBUG SLEEP " + seconds);
+        }
+      }
+    } finally {
+      probe.shutdown();
+    }
   }
 
   /** The fencing-token counter of exclusive lock {@code name} under the default prefix. */
