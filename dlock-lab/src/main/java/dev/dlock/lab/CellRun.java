@@ -33,6 +33,7 @@ final class CellRun {
   private final Object monitor = new Object();
   private final List<WorkerProcess> workers = new ArrayList<>();
   private final List<WorkerProcess> killed = new ArrayList<>();
+  private Links links;
 
   CellRun(CellSpec cell, int run, LabSettings settings, String schemeUrl, LabServer server, String resourceUrl,
       Connection resource, Path dir) {
@@ -53,6 +54,9 @@ final class CellRun {
     long start;
     long end;
     try (History injector = History.append(dir.resolve("injector.jsonl"), "injector")) {
+      if (cell.partition()) {
+        links = Links.open(schemeUrl, server.ports(), settings.workers());
+      }
       for (int i = 1; i <= settings.workers(); i++) {
         workers.add(WorkerProcess.start("w" + i, workerArgs(i), dir, monitor));
       }
@@ -76,6 +80,9 @@ final class CellRun {
       for (WorkerProcess w : workers) {
         w.process().destroyForcibly();
       }
+      if (links != null) {
+        links.close();
+      }
     }
     for (WorkerProcess w : workers) {
       if (w.process().waitFor(10, TimeUnit.SECONDS) && w.process().exitValue() != 0 && !killed.contains(w)) {
@@ -97,7 +104,8 @@ final class CellRun {
 
   private List<String> workerArgs(int i) {
     String name = "w" + i;
-    List<String> args = new ArrayList<>(List.of("--scheme", cell.scheme(), "--url", schemeUrl, "--process", name,
+    List<String> args = new ArrayList<>(List.of("--scheme", cell.scheme(), "--url",
+        links == null ? schemeUrl : links.url(i), "--process", name,
         "--history", dir.resolve(name + ".jsonl").toString(), "--workload", cell.workload(),
         "--lock", ("lab-" + cell.scheme() + "-" + cell.fault() + "-" + run).replaceAll("[^A-Za-z0-9-]", "-"),
         "--lease-ms", Long.toString(settings.lease().toMillis()),
@@ -111,6 +119,9 @@ final class CellRun {
     }
     if (i == 1 && (cell.fault().equals("F1-gap") || pausesAtGap())) {
       args.addAll(List.of("--gap", "--gap-after-ms", Long.toString(settings.faultAt().toMillis())));
+      if (cell.partition()) {
+        args.addAll(List.of("--gap-ms", Long.toString(settings.pause().toMillis())));
+      }
     }
     if (cell.workload().equals("readwrite")) {
       args.addAll(List.of("--role", i == 1 ? "writer" : "reader"));
@@ -144,6 +155,7 @@ final class CellRun {
           injector.log("fault", "ok", "", -1, "F2 " + holder.name());
         }
       }
+      case "F6", "F6-maj", "F6-min" -> partition(injector, holder);
       case "F8" -> {
         server.pause();
         injector.log("fault", "invoke", "", -1, "F8 server");
@@ -163,11 +175,41 @@ final class CellRun {
   }
 
   /**
-   * A holder's pause lands where it hurts most: right before its write (the articles' GC pause),
-   * or, for S8-wrong, between its GET and its DEL. S4's gap is for its kill (F1-gap) only.
+   * Cuts the holder off from the server's nodes while the others still reach them all: from every
+   * node ({@code F6}), from all but a majority ({@code F6-maj}) or all but a minority
+   * ({@code F6-min}). The cut lasts a pause and until another worker holds, then heals.
+   */
+  private void partition(History injector, WorkerProcess holder) throws InterruptedException {
+    int nodes = links.nodes();
+    int kept = switch (cell.fault()) {
+      case "F6-maj" -> nodes / 2 + 1;
+      case "F6-min" -> nodes / 2;
+      default -> 0;
+    };
+    List<Integer> cut = new ArrayList<>();
+    for (int n = kept; n < nodes; n++) {
+      cut.add(n);
+    }
+    int worker = workers.indexOf(holder) + 1;
+    links.cut(worker, cut);
+    String what = cell.fault() + " " + holder.name();
+    injector.log("fault", "invoke", "", -1, what);
+    try {
+      TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
+      awaitNewHoldBesides(holder);
+    } finally {
+      links.heal();
+      injector.log("fault", "ok", "", -1, what);
+    }
+  }
+
+  /**
+   * A holder's pause, or its partition, lands where it hurts most: right before its write (the
+   * articles' GC pause), or, for S8-wrong, between its GET and its DEL. S4's gap is for its kill
+   * (F1-gap) only.
    */
   private boolean pausesAtGap() {
-    return cell.fault().equals("F2") && !cell.scheme().equals("S4");
+    return (cell.fault().equals("F2") || cell.partition()) && !cell.scheme().equals("S4");
   }
 
   private void kill(History injector, WorkerProcess w) {

@@ -147,6 +147,42 @@ public final class Checker {
         foreign, recovery, deadlock, grants, releases, wakeups, perSecond, verdict, sorted);
   }
 
+  /**
+   * How often holders were told they lost the lock, and how often too late: after another worker
+   * was granted the lock since the told holder's own grant.
+   *
+   * @param told times a holder learned of its loss ({@code lost}, or an {@code exit} marked lost)
+   * @param late of those, the ones that came after someone else's grant
+   */
+  public record LossNotices(int told, int late) {}
+
+  /**
+   * The loss notices of time-sorted {@code events}. Why it matters: a holder that learns of its
+   * loss only after another holder exists has already worked unprotected; dlock promises to tell it
+   * before the server can grant the lock again.
+   */
+  public static LossNotices lossNotices(List<Event> sorted) {
+    Map<String, Integer> ownGrant = new HashMap<>();
+    Map<String, Boolean> noticed = new HashMap<>();
+    int grants = 0;
+    int told = 0;
+    int late = 0;
+    for (Event e : sorted) {
+      if (e.op().equals("acquire") && e.type().equals("ok")) {
+        ownGrant.put(e.process(), grants++);
+        noticed.put(e.process(), false);
+      } else if ((e.op().equals("lost") || (e.op().equals("exit") && "lost".equals(e.info())))
+          && ownGrant.containsKey(e.process()) && !noticed.get(e.process())) {
+        noticed.put(e.process(), true); // a lost event and its exit are one notice
+        told++;
+        if (grants - 1 > ownGrant.get(e.process())) {
+          late++;
+        }
+      }
+    }
+    return new LossNotices(told, late);
+  }
+
   /** {@code events} sorted by time; events at the same time keep their order. */
   public static List<Event> sorted(List<Event> events) {
     List<Event> sorted = new ArrayList<>(events);

@@ -81,6 +81,11 @@ abstract class ChildServer implements LabServer {
   }
 
   @Override
+  public List<Integer> ports() {
+    return List.of(port);
+  }
+
+  @Override
   public synchronized long pid() {
     return pid;
   }

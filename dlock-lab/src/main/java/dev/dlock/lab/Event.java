@@ -6,7 +6,7 @@ package dev.dlock.lab;
  * so the readings of different processes compare.
  *
  * @param process the worker ({@code w1}, {@code w2}, ...) or {@code injector} for fault windows
- * @param op      {@code acquire}, {@code enter}, {@code exit}, {@code release}, {@code write},
+ * @param op      {@code acquire}, {@code enter}, {@code exit}, {@code release}, {@code write}, {@code lost},
  *                {@code buy}, {@code wake} or {@code fault}
  * @param type    {@code invoke}, {@code ok}, {@code fail} or {@code info}
  * @param lock    the lock's name, or {@code ""}

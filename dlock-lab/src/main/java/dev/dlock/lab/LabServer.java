@@ -8,6 +8,12 @@ public interface LabServer extends AutoCloseable {
   /** The dlock lock URL of this server, as {@code LockClient.builder().url(..)} takes it. */
   String url();
 
+  /**
+   * The ports clients connect to, one a node, in the order the {@link #url()} names them: what a
+   * partition ({@link Links}) puts its proxies in front of.
+   */
+  java.util.List<Integer> ports();
+
   /** The process id of the server's main process. */
   long pid();
 

@@ -23,9 +23,17 @@ public final class Plan {
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
 
   /** Names a user may write for the faults, each the same as its id. */
-  static final Map<String, String> FAULT_NAMES = Map.of("kill-holder", "F1", "kill-in-gap", "F1-gap",
-      "pause-holder", "F2", "restart-server", "F3", "restart-server-aof", "F3-aof", "pause-server", "F8",
-      "clock-skew", "skew");
+  static final Map<String, String> FAULT_NAMES = Map.ofEntries(
+      Map.entry("kill-holder", "F1"),
+      Map.entry("kill-in-gap", "F1-gap"),
+      Map.entry("pause-holder", "F2"),
+      Map.entry("restart-server", "F3"),
+      Map.entry("restart-server-aof", "F3-aof"),
+      Map.entry("pause-server", "F8"),
+      Map.entry("clock-skew", "skew"),
+      Map.entry("partition", "F6"),
+      Map.entry("partition-majority", "F6-maj"),
+      Map.entry("partition-minority", "F6-min"));
 
   private Plan() {}
 
@@ -46,10 +54,14 @@ public final class Plan {
         new CellSpec("S8", "F3", "critical"),
         new CellSpec("S8", "F3-aof", "critical"),
         new CellSpec("S8", "F8", "critical"),
+        new CellSpec("S7", "F6", "critical"),
+        new CellSpec("S8", "F6", "critical"),
         new CellSpec("S1-pg", "F2", "critical"),
         new CellSpec("S1-pg", "F8", "critical"),
         new CellSpec("S3-pg", "F1", "critical"),
         new CellSpec("S10", "F2", "critical"),
+        new CellSpec("S10", "F6-maj", "critical"),
+        new CellSpec("S10", "F6-min", "critical"),
         new CellSpec("S11", "none", "critical"),
         new CellSpec("S12", "none", "critical"),
         new CellSpec("S12", "F8", "critical"),
@@ -70,18 +82,18 @@ public final class Plan {
     List<String> redis = new ArrayList<>(REDIS_LAB);
     redis.add("S8");
     for (String s : redis) {
-      for (String f : List.of("none", "F1", "F2", "F3", "F3-aof", "F8")) {
+      for (String f : List.of("none", "F1", "F2", "F3", "F3-aof", "F6", "F8")) {
         cells.add(new CellSpec(s, f, "critical"));
       }
     }
     cells.add(new CellSpec("S4", "F1-gap", "critical"));
     cells.add(new CellSpec("S5", "skew", "critical"));
     for (String s : List.of("S1-pg", "S3-pg", "S11", "S12")) {
-      for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
+      for (String f : List.of("none", "F1", "F2", "F3", "F6", "F8")) {
         cells.add(new CellSpec(s, f, "critical"));
       }
     }
-    for (String f : List.of("none", "F1", "F2")) {
+    for (String f : List.of("none", "F1", "F2", "F6", "F6-maj", "F6-min")) {
       cells.add(new CellSpec("S10", f, "critical"));
     }
     for (String s : List.of("S13-naive", "S13")) {

@@ -34,6 +34,11 @@ public final class Servers {
     }
 
     @Override
+    public List<Integer> ports() {
+      return server.ports();
+    }
+
+    @Override
     public long pid() {
       return server.pid();
     }
@@ -64,6 +69,11 @@ public final class Servers {
     @Override
     public String url() {
       return RedisProcess.redlockUrl(nodes);
+    }
+
+    @Override
+    public List<Integer> ports() {
+      return nodes.stream().map(RedisProcess::port).toList();
     }
 
     @Override

@@ -61,28 +61,37 @@ public final class Worker {
    * The {@code --gap}, armed {@code --gap-after-ms} after GO: where the injector's fault must land.
    * S4 parks for good between SETNX and EXPIRE, to be killed there. S8-wrong, between its GET and
    * its DEL, and every other scheme right before its write (the moment of the articles' GC pause),
-   * wait once for the injector's SIGSTOP.
+   * wait once for the injector's SIGSTOP. With {@code --gap-ms} the holder instead stays that long
+   * in its hold while the injector cuts its network, and leaves as soon as its scheme says the lock
+   * is lost (logged as {@code lost}).
+   *
+   * @return whether the scheme said the lock was lost during the gap
    */
-  private void gap() {
+  private boolean gap(Scheme.Held held) {
     if (!opts.gap() || gapped || System.nanoTime() - goNanos < TimeUnit.MILLISECONDS.toNanos(opts.gapAfterMs())) {
-      return;
+      return false;
     }
     gapped = true;
     say("GAP");
-    if (!opts.scheme().equals("S4")) {
+    if (opts.scheme().equals("S4")) {
+      while (true) {
+        LockSupport.park();
+      }
+    }
+    if (opts.gapMs() == 0 || held == null) {
       LockSupport.parkNanos(GAP_WAIT_NANOS);
-      return;
+      return false;
     }
-    while (true) {
-      LockSupport.park();
+    if (work(held, TimeUnit.MILLISECONDS.toNanos(opts.gapMs()))) {
+      history.log("lost", "info", opts.lock(), held.token(), "");
+      return true;
     }
+    return false;
   }
 
   /** The gap of the schemes whose own flaw does not lie elsewhere: right before the write. */
-  private void beforeWrite() {
-    if (!opts.scheme().equals("S4") && !opts.scheme().equals("S8-wrong")) {
-      gap();
-    }
+  private boolean beforeWrite(Scheme.Held held) {
+    return !opts.scheme().equals("S4") && !opts.scheme().equals("S8-wrong") && gap(held);
   }
 
   private void run() throws Exception {
@@ -90,7 +99,7 @@ public final class Worker {
     if (!Schemes.optimistic(opts.scheme())) {
       scheme = Schemes.open(opts.scheme(), opts.url(), opts.process(), lease,
           Duration.ofMillis(opts.clockOffsetMs()), () -> history.log("wake", "info", opts.lock(), -1, ""),
-          this::gap);
+          () -> gap(null));
     }
     say("READY");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -138,8 +147,10 @@ public final class Worker {
     long half = TimeUnit.MILLISECONDS.toNanos(opts.workMs()) / 2;
     boolean lost = work(held, half);
     if (!lost && !shared) {
-      beforeWrite();
-      write(held.token());
+      lost = beforeWrite(held);
+      if (!lost) {
+        write(held.token());
+      }
     }
     if (!lost) {
       lost = work(held, TimeUnit.MILLISECONDS.toNanos(opts.workMs()) - half);
@@ -163,7 +174,9 @@ public final class Worker {
       int seen = Resource.stock(resource);
       boolean lost = seen > 0 && work(held, TimeUnit.MILLISECONDS.toNanos(opts.workMs()));
       if (seen > 0 && !lost) {
-        beforeWrite();
+        lost = beforeWrite(held);
+      }
+      if (seen > 0 && !lost) {
         if (stockWrite(seen - 1, held.token())) {
           history.log("buy", "ok", opts.lock(), held.token(), Integer.toString(seen));
         }

@@ -12,14 +12,14 @@ import java.util.Set;
  */
 record WorkerOptions(String scheme, String url, String process, Path history, String workload,
     String lock, long leaseMs, long waitMs, long workMs, long durationMs, String resource,
-    long clockOffsetMs, boolean gap, long gapAfterMs, String role) {
+    long clockOffsetMs, boolean gap, long gapAfterMs, long gapMs, String role) {
 
   static final Set<String> WORKLOADS = Set.of("critical", "flash", "readwrite");
   private static final List<String> REQUIRED = List.of("--scheme", "--process", "--history",
       "--workload", "--lock", "--lease-ms", "--wait-ms", "--work-ms", "--duration-ms", "--resource");
   private static final Set<String> VALUED = Set.of("--scheme", "--url", "--process", "--history",
       "--workload", "--lock", "--lease-ms", "--wait-ms", "--work-ms", "--duration-ms", "--resource",
-      "--clock-offset-ms", "--gap-after-ms", "--role");
+      "--clock-offset-ms", "--gap-after-ms", "--gap-ms", "--role");
 
   static WorkerOptions parse(String[] args) {
     Map<String, String> given = new HashMap<>();
@@ -57,8 +57,10 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
       throw new IllegalArgumentException("--role must be reader or writer, was '" + role + "'");
     }
     boolean gap = given.containsKey("--gap");
-    if (!gap && given.containsKey("--gap-after-ms")) {
-      throw new IllegalArgumentException("--gap-after-ms goes with --gap only");
+    for (String option : List.of("--gap-after-ms", "--gap-ms")) {
+      if (!gap && given.containsKey(option)) {
+        throw new IllegalArgumentException(option + " goes with --gap only");
+      }
     }
     if (Schemes.optimistic(scheme) && !workload.equals("flash")) {
       throw new IllegalArgumentException("scheme S2-h2 runs the flash workload only, not " + workload);
@@ -68,7 +70,8 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
         millis(given, "--lease-ms", 1), millis(given, "--wait-ms", 0), millis(given, "--work-ms", 0),
         millis(given, "--duration-ms", 0), given.get("--resource"),
         given.containsKey("--clock-offset-ms") ? millis(given, "--clock-offset-ms", Long.MIN_VALUE) : 0, gap,
-        given.containsKey("--gap-after-ms") ? millis(given, "--gap-after-ms", 0) : 0, role);
+        given.containsKey("--gap-after-ms") ? millis(given, "--gap-after-ms", 0) : 0,
+        given.containsKey("--gap-ms") ? millis(given, "--gap-ms", 1) : 0, role);
   }
 
   private static long millis(Map<String, String> given, String name, long min) {

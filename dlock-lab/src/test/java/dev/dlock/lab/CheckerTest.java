@@ -238,4 +238,19 @@ class CheckerTest {
     assertThat(Claims.claim("S12")).contains("never go backwards");
     assertThatThrownBy(() -> Claims.claim("S99")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("S99");
   }
+
+  @Test
+  void aLossNoticeIsLateWhenAnotherWorkerWasGrantedSinceTheToldHoldersGrant() {
+    List<Event> inTime = List.of(
+        new Event("w1", "acquire", "ok", "l", 1, 10, ""),
+        new Event("w1", "lost", "info", "l", 1, 20, ""),
+        new Event("w1", "exit", "ok", "l", 1, 21, "lost"),
+        new Event("w2", "acquire", "ok", "l", 2, 30, ""));
+    assertThat(Checker.lossNotices(inTime)).isEqualTo(new Checker.LossNotices(1, 0));
+    List<Event> late = List.of(
+        new Event("w1", "acquire", "ok", "l", 1, 10, ""),
+        new Event("w2", "acquire", "ok", "l", 2, 15, ""),
+        new Event("w1", "exit", "ok", "l", 1, 21, "lost"));
+    assertThat(Checker.lossNotices(late)).isEqualTo(new Checker.LossNotices(1, 1));
+  }
 }

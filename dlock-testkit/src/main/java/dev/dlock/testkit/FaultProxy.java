@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on loopback between clients and one server, for fault tests. It forwards bytes both
@@ -33,6 +34,7 @@ public final class FaultProxy implements AutoCloseable {
   private final ServerSocket listener;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final Object gate = new Object();
+  private final AtomicInteger connections = new AtomicInteger();
   private volatile boolean frozen;
   private volatile boolean closed;
 
@@ -59,6 +61,14 @@ public final class FaultProxy implements AutoCloseable {
   /** @return the loopback port clients connect to */
   public int port() {
     return listener.getLocalPort();
+  }
+
+  /**
+   * @return the connections forwarded to the target right now: accepted, connected through, and
+   *         not yet closed by either side. One held back while frozen is not counted until it connects.
+   */
+  public int connections() {
+    return connections.get();
   }
 
   /** Stops forwarding: bytes in flight and new connections wait until {@link #thaw()}. */
@@ -119,8 +129,13 @@ public final class FaultProxy implements AutoCloseable {
       closeQuietly(server);
       return;
     }
-    daemon("fault-proxy-up-" + port(), () -> pump(client, server)).start();
-    pump(server, client);
+    connections.incrementAndGet();
+    try {
+      daemon("fault-proxy-up-" + port(), () -> pump(client, server)).start();
+      pump(server, client);
+    } finally {
+      connections.decrementAndGet();
+    }
   }
 
   /** Copies one direction; a chunk read while frozen waits at the gate, so the sender's buffers fill. */

@@ -1,0 +1,79 @@
+package dev.dlock.lab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * F6: the holder cut off from its servers while the other workers still reach them, through a
+ * network path of its own that goes silent. The rule checked: a dlock holder learns of its loss
+ * before the server can grant the lock to anyone else, so it leaves before a second holder exists.
+ */
+class PartitionVerdictsTest {
+  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
+      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
+
+  private static Lab lab;
+
+  @BeforeAll
+  static void open() throws Exception {
+    lab = new Lab(SETTINGS, Map.of(), Files.createTempDirectory("lab-partitions"), new PrintWriter(System.out, true));
+  }
+
+  @AfterAll
+  static void close() {
+    if (lab != null) {
+      lab.close();
+    }
+  }
+
+  private static CellResult run(String scheme, String fault) throws Exception {
+    int failed = lab.failures().size();
+    List<CellResult> results = lab.run(List.of(new CellSpec(scheme, fault, "critical")), 1);
+    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
+    return results.get(0);
+  }
+
+  @Test
+  void aPartitionedDlockHolderLearnsOfItsLossBeforeAnyoneElseHolds() throws Exception {
+    for (String scheme : List.of("S8", "S1-pg", "S12")) {
+      CellResult r = run(scheme, "F6");
+      Checker.LossNotices notices = Checker.lossNotices(r.events());
+      assertThat(notices.told()).as("%s: the cut-off holder was told", scheme).isPositive();
+      assertThat(notices.late()).as("%s: told only after another grant", scheme).isZero();
+      assertThat(r.violations()).as("%s: two holders at once", scheme).isZero();
+      assertThat(r.deadlock()).as("%s: no grant after the cut", scheme).isFalse();
+      assertThat(r.verdict()).isEqualTo(Verdict.SAFE);
+    }
+  }
+
+  @Test
+  void redlockKeepsTheLockWithThreeOfFiveAndLetsGoInTimeWithTwo() throws Exception {
+    CellResult majority = run("S10", "F6-maj");
+    assertThat(Checker.lossNotices(majority.events()).told()).as("3 of 5: a loss told").isZero();
+    assertThat(majority.violations()).as("3 of 5: two holders").isZero();
+    assertThat(majority.verdict()).isEqualTo(Verdict.SAFE);
+
+    CellResult minority = run("S10", "F6-min");
+    Checker.LossNotices notices = Checker.lossNotices(minority.events());
+    assertThat(notices.told()).as("2 of 5: the holder was told").isPositive();
+    assertThat(notices.late()).as("2 of 5: told only after another grant").isZero();
+    assertThat(minority.violations()).as("2 of 5: two holders").isZero();
+    assertThat(minority.verdict()).isEqualTo(Verdict.SAFE);
+  }
+
+  @Test
+  void aPlainSetNxPxHolderNeverKnowsAndWorksOnBesideTheNext() throws Exception {
+    CellResult r = run("S7", "F6");
+    assertThat(Checker.lossNotices(r.events()).told()).as("S7 has no loss signal").isZero();
+    assertThat(r.violations()).as("two holders: the cut-off one could not know").isPositive();
+    assertThat(r.verdict()).isEqualTo(Verdict.UNSAFE);
+  }
+}
