@@ -35,7 +35,7 @@ final class LabCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--full", description = "Every scheme under every fault that can act on it: 77 cells, about 9 min.")
+  @Option(names = "--full", description = "Every scheme under every fault that can act on it: 107 cells, about 13 min.")
   boolean full;
 
   @Option(names = "--schemes", split = ",", paramLabel = "ID",

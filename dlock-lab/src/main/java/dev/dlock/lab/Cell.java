@@ -75,6 +75,11 @@ public record Cell(String scheme, String fault, List<CellResult> runs) {
     return runs.stream().mapToInt(CellResult::staleRejected).sum();
   }
 
+  /** Whether any run's grants carried fencing tokens; if none did, stale writes had nothing to reject them. */
+  public boolean fenced() {
+    return runs.stream().anyMatch(CellResult::fenced);
+  }
+
   /** Items oversold, summed. */
   public int oversold() {
     return runs.stream().mapToInt(CellResult::oversold).sum();

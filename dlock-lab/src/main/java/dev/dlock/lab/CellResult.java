@@ -33,6 +33,11 @@ public record CellResult(RunInfo info, int violations, long overlapNanos, int st
     events = List.copyOf(events);
   }
 
+  /** Whether the run's grants carried fencing tokens ({@link Checker#fenced}). */
+  public boolean fenced() {
+    return Checker.fenced(events);
+  }
+
   /** Wake-ups per release; {@code NaN} when no {@code wake} events were logged or nothing was released. */
   public double wakeupsPerRelease() {
     return wakeups == 0 || releases == 0 ? Double.NaN : (double) wakeups / releases;

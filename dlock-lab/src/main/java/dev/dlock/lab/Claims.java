@@ -56,6 +56,24 @@ public final class Claims {
     put("S13-naive", "ZooKeeper read-write lock, waiters watch the children",
         "Readers share and writers hold alone, but every waiter watches the whole directory, so every"
             + " change wakes them all: the herd effect.");
+    put("redisson", "Redisson RLock (peer)",
+        "A hash per lock naming the owning client and thread, kept alive by a watchdog while the JVM"
+            + " runs and released by its owner only; no fencing token, and no word to a holder whose lease ran out.");
+    put("redisson-fenced", "Redisson RFencedLock (peer)",
+        "RLock with a fencing token, one higher on every grant, for the protected resource to check;"
+            + " no word to a holder whose lease ran out.");
+    put("curator", "Curator InterProcessMutex (peer)",
+        "Ephemeral sequential nodes, each waiter watching its predecessor; a dead holder's node vanishes"
+            + " with its session, and the holder is told SUSPENDED or LOST; no fencing token.");
+    put("shedlock-jdbc", "ShedLock JDBC provider, database time (peer)",
+        "A row per name, held until lockAtMostFor at most and released only by the node that holds it;"
+            + " made to keep a scheduled task on one node: it cannot wait, has no token and never tells a holder.");
+    put("spring-jdbc", "Spring Integration JdbcLockRegistry (peer)",
+        "A row per lock with its client id and time, taken over once its time to live has passed by the"
+            + " client's clock; unlock throws if the lock had expired; no token, no word to the holder.");
+    put("spring-redis", "Spring Integration RedisLockRegistry (peer)",
+        "A key per lock with the registry's id and an expiry, renewed by a task scheduler while held;"
+            + " unlock throws if the lock had expired; no token, no word to the holder.");
   }
 
   private Claims() {}

@@ -103,7 +103,8 @@ public final class HtmlReport {
       h.append("</tr>\n");
     }
     h.append("</tbody>\n</table>\n<p class=\"legend\">v= violations (overlapping holds), s= stale writes"
-        + " accepted, o= oversold, l= lost updates, f= foreign releases; - not run.</p>\n");
+        + " accepted, o= oversold, l= lost updates, f= foreign releases; - not run. A scheme whose grants carry no"
+        + " fencing token shows \"no token\" for its stale writes: nothing could reject them.</p>\n");
   }
 
   private static void cell(StringBuilder h, Cell c, String id) {
@@ -118,6 +119,7 @@ public final class HtmlReport {
         .append(data("overlap-ms", String.format(Locale.ROOT, "%.3f", c.overlapNanos() / 1e6)))
         .append(data("stale-accepted", c.staleAccepted()))
         .append(data("stale-rejected", c.staleRejected()))
+        .append(data("fenced", c.fenced()))
         .append(data("oversold", c.oversold()))
         .append(data("lost", c.lostUpdates()))
         .append(data("foreign", c.foreignReleases()))
@@ -133,7 +135,8 @@ public final class HtmlReport {
     item(h, "runs", Integer.toString(c.runs().size()));
     item(h, "violations", Integer.toString(c.violations()));
     item(h, "overlap (ms)", TerminalReport.ms(c.overlapNanos()));
-    item(h, "stale writes accepted / rejected", c.staleAccepted() + " / " + c.staleRejected());
+    item(h, "stale writes accepted / rejected",
+        c.fenced() ? c.staleAccepted() + " / " + c.staleRejected() : "no token");
     item(h, "oversold", Integer.toString(c.oversold()));
     item(h, "lost updates", Integer.toString(c.lostUpdates()));
     item(h, "foreign releases", Integer.toString(c.foreignReleases()));
@@ -153,7 +156,10 @@ public final class HtmlReport {
     parts.add(c.violations() > 0
         ? c.violations() + " pairs of overlapping holds (" + TerminalReport.ms(c.overlapNanos()) + " ms in all)"
         : "no overlapping holds");
-    if (c.staleAccepted() + c.staleRejected() > 0) {
+    if (!c.fenced()) {
+      parts.add(c.staleAccepted() > 0 ? "no fencing token, so the resource took every stale write ("
+          + c.staleAccepted() + ")" : "no fencing token");
+    } else if (c.staleAccepted() + c.staleRejected() > 0) {
       parts.add(c.staleAccepted() + " stale writes accepted and " + c.staleRejected() + " rejected");
     }
     if (c.oversold() > 0) {

@@ -3,9 +3,9 @@ package dev.dlock.lab;
 import java.util.concurrent.Callable;
 
 /**
- * A hold of a lab-only scheme: no fencing token, and no way to learn that the lock was lost, as
- * the articles' schemes have neither. Why a class of its own: every lab scheme differs only in how
- * it releases, so the release is the one thing it is given.
+ * A hold with no fencing token and no way to learn that the lock was lost, as the articles' schemes
+ * and several peers have neither. Why a class of its own: such schemes differ only in how they
+ * release, so the release is the one thing it is given.
  */
 final class PlainHeld implements Scheme.Held {
   private final Callable<String> release;

@@ -18,7 +18,9 @@ public final class Plan {
       Map.entry("S1-pg", "pg"), Map.entry("S3-pg", "pg"),
       Map.entry("S4", "redis"), Map.entry("S5", "redis"), Map.entry("S6", "redis"), Map.entry("S7", "redis"),
       Map.entry("S8-wrong", "redis"), Map.entry("S8", "redis"), Map.entry("S10", "redlock"),
-      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"));
+      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"),
+      Map.entry("redisson", "redis"), Map.entry("redisson-fenced", "redis"), Map.entry("curator", "zk"),
+      Map.entry("shedlock-jdbc", "pg"), Map.entry("spring-jdbc", "pg"), Map.entry("spring-redis", "redis"));
 
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
 
@@ -66,7 +68,10 @@ public final class Plan {
         new CellSpec("S12", "none", "critical"),
         new CellSpec("S12", "F8", "critical"),
         new CellSpec("S13-naive", "none", "readwrite"),
-        new CellSpec("S13", "none", "readwrite"));
+        new CellSpec("S13", "none", "readwrite"),
+        new CellSpec("redisson", "F2", "critical"),
+        new CellSpec("redisson-fenced", "F2", "critical"),
+        new CellSpec("curator", "F2", "critical"));
   }
 
   /** Every scheme under every fault that can act on it. */
@@ -99,6 +104,12 @@ public final class Plan {
     for (String s : List.of("S13-naive", "S13")) {
       for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
         cells.add(new CellSpec(s, f, "readwrite"));
+      }
+    }
+    // Every peer is on a server the lab restarts and pauses, so all five faults can act on each.
+    for (String s : Schemes.PEERS) {
+      for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
+        cells.add(new CellSpec(s, f, "critical"));
       }
     }
     return cells;

@@ -1,6 +1,9 @@
 package dev.dlock.lab;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -14,6 +17,14 @@ public final class Schemes {
 
   /** The ids served by a dlock lock through the public API. */
   public static final Set<String> LIBRARY = Set.of("S1-h2", "S1-pg", "S3-pg", "S8", "S10", "S12", "S13");
+
+  /**
+   * The ids served by a peer library through its public API, as its users drive it, in the
+   * report's order: Redisson's RLock and RFencedLock, Curator's InterProcessMutex, ShedLock's JDBC
+   * provider, Spring Integration's JDBC and Redis lock registries.
+   */
+  public static final Set<String> PEERS = Collections.unmodifiableSet(new LinkedHashSet<>(List.of(
+      "redisson", "redisson-fenced", "curator", "shedlock-jdbc", "spring-jdbc", "spring-redis")));
 
   /** The lease of {@link #open(String, String, String, Duration, Runnable, Runnable)}. */
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
@@ -34,7 +45,8 @@ public final class Schemes {
   /**
    * Connects scheme {@code id} to {@code url} as {@code process}.
    *
-   * @param lease       the watchdog lease of a library lock (dlock's client lease)
+   * @param lease       the watchdog lease of a library lock (dlock's client lease), and the lease a
+   *                    peer is configured with (its watchdog, session, time to live or lockAtMostFor)
    * @param clockOffset added to the client clock of S5 ({@code skew})
    * @param onWake      called for every wake-up of a waiter (S11, S12, S13, S13-naive)
    * @param gapHook     called by S4 between SETNX and EXPIRE, and by S8-wrong between GET and DEL
@@ -54,9 +66,26 @@ public final class Schemes {
       case "S8-wrong" -> new GetThenDel(url, process, gapHook);
       case "S11" -> new HerdLock(url, process, onWake);
       case "S13-naive" -> new NaiveReadWrite(url, process, onWake);
+      case "redisson" -> new RedissonScheme(url, process, lease, false);
+      case "redisson-fenced" -> new RedissonScheme(url, process, lease, true);
+      case "curator" -> new CuratorScheme(url, process, lease);
+      case "shedlock-jdbc" -> new ShedLockScheme(url, process, lease);
+      case "spring-jdbc" -> new SpringJdbcScheme(url, process, lease);
+      case "spring-redis" -> new SpringRedisScheme(url, process, lease);
       case OPTIMISTIC -> throw new IllegalArgumentException(
           "scheme S2-h2 takes no lock: the flash workload updates the stock optimistically");
       default -> throw new IllegalArgumentException("unknown scheme id '" + id + "'");
     };
+  }
+
+  /**
+   * Refuses an acquire whose lease is not the one a peer was configured with: a peer's lease is
+   * set once per client (a watchdog, a session, a registry's time to live), as its users set it.
+   */
+  static void checkLease(String id, Duration configured, Duration asked) {
+    if (!configured.equals(asked)) {
+      throw new IllegalArgumentException("scheme " + id + " was configured with a lease of " + configured
+          + " and cannot grant one of " + asked);
+    }
   }
 }

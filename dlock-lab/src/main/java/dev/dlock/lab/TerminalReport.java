@@ -39,7 +39,7 @@ public final class TerminalReport {
     }
     table(out, matrix);
     out.append("key: v= violations, s= stale writes accepted, o= oversold, l= lost updates,"
-        + " f= foreign releases; - not run\n\n");
+        + " f= foreign releases; - not run; no token: the grants had no fencing token\n\n");
 
     List<List<String>> detail = new ArrayList<>();
     detail.add(List.of("scheme", "fault", "runs", "viol", "overlap-ms", "stale-acc/rej", "oversold",
@@ -47,7 +47,7 @@ public final class TerminalReport {
     for (Cell c : cells) {
       detail.add(List.of(c.scheme(), c.fault(), Integer.toString(c.runs().size()),
           Integer.toString(c.violations()), ms(c.overlapNanos()),
-          c.staleAccepted() + "/" + c.staleRejected(), Integer.toString(c.oversold()),
+          fence(c), Integer.toString(c.oversold()),
           Integer.toString(c.lostUpdates()), Integer.toString(c.foreignReleases()), recovery(c),
           ratio(c.wakeupsPerRelease()), String.format(Locale.ROOT, "%.1f", c.grantsPerSecond()),
           c.verdict().word()));
@@ -78,6 +78,14 @@ public final class TerminalReport {
       return "safe v=" + cell.violations(); // fenced: the holders overlapped, the resource held
     }
     return v.word();
+  }
+
+  /**
+   * The fenced resource's column: stale writes accepted/rejected, or {@code no token} when the
+   * cell's grants carried none, since nothing could then reject a stale write.
+   */
+  static String fence(Cell cell) {
+    return cell.fenced() ? cell.staleAccepted() + "/" + cell.staleRejected() : "no token";
   }
 
   /** The schemes of {@code cells} in first-seen order. */

@@ -60,6 +60,27 @@ class HtmlReportTest {
   }
 
   @Test
+  void aCellWithoutTokensSaysSoWhereStaleWritesAreCounted() {
+    Element s7 = doc.selectFirst("#cell-S7-F2 dl.numbers");
+    Element s8 = doc.selectFirst("#cell-S8-F2 dl.numbers");
+    assertThat(s7.attr("data-fenced")).isEqualTo("false");
+    assertThat(s8.attr("data-fenced")).isEqualTo("true");
+    assertThat(staleWrites(s7)).isEqualTo("no token");
+    assertThat(staleWrites(s8)).isEqualTo("0 / 1");
+    assertThat(doc.selectFirst("#scheme-S7 p.showed").text()).contains("no fencing token");
+    assertThat(doc.selectFirst("#scheme-S8 p.showed").text()).contains("0 stale writes accepted and 1 rejected");
+  }
+
+  private static String staleWrites(Element numbers) {
+    for (Element dt : numbers.select("dt")) {
+      if (dt.text().startsWith("stale writes")) {
+        return dt.nextElementSibling().text();
+      }
+    }
+    throw new AssertionError("no stale writes in " + numbers);
+  }
+
+  @Test
   void theTimelineHasALanePerWorkerOverlapsAndFaults() {
     Element s7 = doc.selectFirst("#cell-S7-F2 svg");
     assertThat(s7.select("g.lane").eachAttr("data-worker")).containsExactly("w1", "w2", "w3");

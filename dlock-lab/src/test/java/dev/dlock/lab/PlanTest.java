@@ -23,7 +23,8 @@ class PlanTest {
   @Test
   void aSelectionTakesSchemesBackendsAndFaults() {
     List<CellSpec> redisUnderPause = Plan.select(Plan.quick(), Set.of("S4", "S7", "redis"), Set.of("F2"));
-    assertThat(redisUnderPause).extracting(CellSpec::scheme).containsExactly("S6", "S7", "S8-wrong", "S8");
+    assertThat(redisUnderPause).extracting(CellSpec::scheme)
+        .containsExactly("S6", "S7", "S8-wrong", "S8", "redisson", "redisson-fenced");
     assertThat(redisUnderPause).extracting(CellSpec::fault).containsOnly("F2");
     assertThat(Plan.select(Plan.quick(), Set.of(), Set.of())).isEqualTo(Plan.quick());
     assertThat(Plan.select(Plan.quick(), Set.of("S4", "S7", "redis"), Set.of("pause-holder")))

@@ -42,7 +42,7 @@ class TerminalReportTest {
     int at = lines.indexOf(lines.stream().filter(l -> l.startsWith("scheme  fault")).findFirst().orElseThrow());
     assertThat(lines.subList(at + 1, lines.size())).hasSize(4);
     assertThat(lines.get(at + 1).split("\\s+"))
-        .containsExactly("S7", "F2", "1", "3", "6.9", "0/0", "0", "0", "0", "-", "-", "3.0", "unsafe");
+        .containsExactly("S7", "F2", "1", "3", "6.9", "no", "token", "0", "0", "0", "-", "-", "3.0", "unsafe");
     assertThat(lines.get(at + 2).split("\\s+"))
         .containsExactly("S8", "F2", "1", "1", "4.9", "0/1", "0", "0", "0", "1.0", "-", "2.0", "safe");
     assertThat(lines.get(at + 3)).contains("never").endsWith("stuck");

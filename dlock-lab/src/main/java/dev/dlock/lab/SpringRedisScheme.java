@@ -1,0 +1,86 @@
+package dev.dlock.lab;
+
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.integration.redis.util.RedisLockRegistry;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+
+/**
+ * The peer {@code spring-redis}: Spring Integration's {@code RedisLockRegistry} over Spring Data
+ * Redis with Lettuce, wired by hand as a Spring context would wire it, with {@code expireAfter}
+ * the lab's lease and its default spin lock (a waiting {@code tryLock} tries every 100 ms).
+ *
+ * <p>Why the renewal scheduler is on: since 6.4 the registry renews a held lock every third of
+ * {@code expireAfter} once it is given a {@code TaskScheduler}, which is how a user keeps a short
+ * expiry for a dead holder and still runs work longer than it; that is the watchdog the other
+ * peers have, so the lab turns it on. The registry never tells a holder its lock expired and has
+ * no token; its {@code unlock()} throws {@link ConcurrentModificationException} when the key is no
+ * longer this registry's, which is a release that freed nothing.
+ */
+final class SpringRedisScheme implements Scheme {
+  private final LettuceConnectionFactory factory;
+  private final ThreadPoolTaskScheduler renewal;
+  private final RedisLockRegistry registry;
+  private final String process;
+  private final Duration lease;
+
+  SpringRedisScheme(String url, String process, Duration lease) {
+    PeerUrl.Redis redis = PeerUrl.redis(url);
+    this.process = process;
+    this.lease = lease;
+    RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
+    server.setDatabase(redis.database());
+    if (redis.user() != null) {
+      server.setUsername(redis.user());
+    }
+    if (redis.password() != null) {
+      server.setPassword(RedisPassword.of(redis.password()));
+    }
+    factory = new LettuceConnectionFactory(server);
+    factory.setEagerInitialization(true); // connect now, so READY means connected
+    factory.afterPropertiesSet();
+    factory.start();
+    renewal = new ThreadPoolTaskScheduler();
+    renewal.setThreadNamePrefix("lock-renewal-");
+    renewal.initialize();
+    registry = new RedisLockRegistry(factory, "lab-spring-redis", lease.toMillis());
+    registry.setRenewalTaskScheduler(renewal);
+  }
+
+  @Override
+  public Held acquire(String lock, Duration lease, Duration wait) throws Exception {
+    Schemes.checkLease("spring-redis", this.lease, lease);
+    Lock l = registry.obtain(lock);
+    if (!l.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      return null;
+    }
+    return new PlainHeld(() -> {
+      try {
+        l.unlock();
+        return process;
+      } catch (ConcurrentModificationException e) {
+        return ""; // "Lock was released in the store due to expiration"
+      }
+    });
+  }
+
+  @Override
+  public boolean fenced() {
+    return false;
+  }
+
+  @Override
+  public void close() {
+    try {
+      registry.destroy();
+      renewal.shutdown();
+    } finally {
+      factory.destroy();
+    }
+  }
+}
