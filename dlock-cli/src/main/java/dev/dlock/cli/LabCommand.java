@@ -5,6 +5,7 @@ import dev.dlock.lab.CellResult;
 import dev.dlock.lab.CellSpec;
 import dev.dlock.lab.HtmlReport;
 import dev.dlock.lab.Lab;
+import dev.dlock.lab.LabRecord;
 import dev.dlock.lab.LabSettings;
 import dev.dlock.lab.Plan;
 import dev.dlock.lab.TerminalReport;
@@ -12,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -57,6 +59,16 @@ final class LabCommand implements Callable<Integer> {
   @Option(names = "--report", defaultValue = "lab-report.html", description = "The HTML report (default: ${DEFAULT-VALUE}).")
   Path report;
 
+  @Option(names = "--record", paramLabel = "FILE",
+      description = {"Also write the matrix as tab-separated text, one line per cell (verdict, counts, worst recovery,",
+          "grants/s, wake-ups, whether grants were fenced), after a comment with the date, settings and command.",
+          "The committed one: --full --record " + LabRecord.FILE + "."})
+  Path record;
+
+  @Option(names = "--merge", description = "With --record: keep the file's lines of cells this run did not run"
+      + " (a partial run refreshes only its own cells).")
+  boolean merge;
+
   @Option(names = "--dir", description = "Where the workers' histories go (default: a new temporary folder).")
   Path dir;
 
@@ -64,6 +76,12 @@ final class LabCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     if (runs < 1) {
       throw new IllegalArgumentException("--runs must be at least 1, was " + runs);
+    }
+    if (merge && record == null) {
+      throw new IllegalArgumentException("--merge needs --record FILE");
+    }
+    if (merge && Files.exists(record)) {
+      LabRecord.read(record); // a file that cannot be merged into fails now, not after the runs
     }
     // zonky logs an error with a stack trace each time the lab restarts the PostgreSQL it killed
     // with kill -9; that kill is the fault, not an error. A user's own setting wins.
@@ -89,6 +107,15 @@ final class LabCommand implements Callable<Integer> {
     String took = Duration.ofNanos(System.nanoTime() - t0).toSeconds() + " s";
     HtmlReport.write(report, grouped, "dlock lab", "Ran " + cells.size() + " cells x " + runs + " runs in " + took + ".");
     out.printf("%nReport: %s (%s)%n", report.toAbsolutePath(), took);
+    if (record != null) {
+      List<String> args = spec.commandLine().getParseResult().originalArgs();
+      // picocli may give the whole command line, the subcommand's name included
+      int from = args.indexOf(spec.name()) + 1;
+      String command = "./dlock lab " + String.join(" ", args.subList(from, args.size()));
+      LabRecord made = LabRecord.of(record.toString(), grouped, LabRecord.comment(Instant.now(), settings, command));
+      (merge && Files.exists(record) ? LabRecord.read(record).merge(made) : made).write(record);
+      out.printf("Record: %s%n", record.toAbsolutePath());
+    }
     for (String f : failures) {
       spec.commandLine().getErr().println("dlock lab: could not run " + f);
     }

@@ -28,6 +28,7 @@ public final class HtmlReport {
       "td.safe{background:#c8efc8}td.unsafe{background:#f6a5a5}td.stuck{background:#fbd98a}",
       "td.none{color:#888}",
       "td a{color:inherit;text-decoration:none;display:block}",
+      "td a.guide{display:inline;font-size:.8em;color:#555;text-decoration:underline}",
       "dl.numbers{display:grid;grid-template-columns:max-content max-content;gap:.1em 1em}",
       "dl.numbers dd{margin:0}",
       "svg{display:block;margin:.5em 0;background:#fafafa;border:1px solid #ddd}",
@@ -38,19 +39,40 @@ public final class HtmlReport {
       "line.axis{stroke:#444}",
       ".verdict-safe{color:#186a18}.verdict-unsafe{color:#a00}.verdict-stuck{color:#8a5a00}");
 
+  /**
+   * Where the matrix's cells link to unless told otherwise: the guide, relative to the report,
+   * which is usually written in the repository's root.
+   */
+  public static final String GUIDE = "docs/choosing-a-lock.md";
+
   private HtmlReport() {}
 
-  /** Writes {@link #render} of the arguments to {@code file} as UTF-8. */
+  /** Writes {@link #render} of the arguments to {@code file} as UTF-8, cells linking to {@link #GUIDE}. */
   public static void write(Path file, List<Cell> cells, String title, String footer) {
+    write(file, cells, title, footer, GUIDE);
+  }
+
+  /** Writes {@link #render} of the arguments to {@code file} as UTF-8. */
+  public static void write(Path file, List<Cell> cells, String title, String footer, String guide) {
     try {
-      Files.writeString(file, render(cells, title, footer), StandardCharsets.UTF_8);
+      Files.writeString(file, render(cells, title, footer, guide), StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the report " + file, e);
     }
   }
 
-  /** The whole report for {@code cells} as one self-contained HTML5 document. */
+  /** {@link #render(List, String, String, String)} with cells linking to {@link #GUIDE}. */
   public static String render(List<Cell> cells, String title, String footer) {
+    return render(cells, title, footer, GUIDE);
+  }
+
+  /**
+   * The whole report for {@code cells} as one self-contained HTML5 document.
+   *
+   * @param guide the guide's address as the report's links give it; each matrix cell links to its
+   *              scheme's row there ({@link #guideAnchor})
+   */
+  public static String render(List<Cell> cells, String title, String footer, String guide) {
     Map<Cell, String> ids = ids(cells);
     StringBuilder h = new StringBuilder(8192);
     h.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
@@ -58,7 +80,7 @@ public final class HtmlReport {
         .append("<link rel=\"icon\" href=\"data:,\">\n") // no favicon request, so no 404 in the console
         .append("<title>").append(esc(title)).append("</title>\n<style>\n").append(STYLE)
         .append("\n</style>\n</head>\n<body>\n<h1>").append(esc(title)).append("</h1>\n");
-    matrix(h, cells, ids);
+    matrix(h, cells, ids, guide);
     for (String scheme : TerminalReport.schemes(cells)) {
       List<Cell> own = cells.stream().filter(c -> c.scheme().equals(scheme)).toList();
       String id = Cell.schemeOf(scheme);
@@ -82,7 +104,7 @@ public final class HtmlReport {
     return h.toString();
   }
 
-  private static void matrix(StringBuilder h, List<Cell> cells, Map<Cell, String> ids) {
+  private static void matrix(StringBuilder h, List<Cell> cells, Map<Cell, String> ids, String guide) {
     List<String> faults = TerminalReport.faults(cells);
     h.append("<table id=\"matrix\">\n<thead><tr><th>scheme</th>");
     for (String f : faults) {
@@ -97,7 +119,9 @@ public final class HtmlReport {
           h.append("<td class=\"none\">-</td>");
         } else {
           h.append("<td class=\"").append(c.verdict().word()).append("\"><a href=\"#")
-              .append(esc(ids.get(c))).append("\">").append(esc(TerminalReport.key(c))).append("</a></td>");
+              .append(esc(ids.get(c))).append("\">").append(esc(TerminalReport.key(c))).append("</a>")
+              .append("<a class=\"guide\" href=\"").append(esc(guide + "#" + guideAnchor(scheme)))
+              .append("\" title=\"").append(esc(Cell.schemeOf(scheme))).append(" in the guide\">guide</a></td>");
         }
       }
       h.append("</tr>\n");
@@ -204,6 +228,14 @@ public final class HtmlReport {
       ids.put(c, id);
     }
     return ids;
+  }
+
+  /**
+   * The anchor of a matrix row's line in the guide: its scheme id in lower case, so {@code S8-wrong}
+   * and {@code none (flash)} link to {@code s8-wrong} and {@code none}.
+   */
+  public static String guideAnchor(String row) {
+    return sanitize(Cell.schemeOf(row).toLowerCase(Locale.ROOT));
   }
 
   /** {@code text} with every character but letters, digits, '-' and '_' replaced by '_'. */

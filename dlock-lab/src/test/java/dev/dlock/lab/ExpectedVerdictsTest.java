@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The articles' claims and dlock's README, each run as a lab cell on real servers under its real
  * fault, with the checker's verdict asserted. A verdict that changes is a finding: either the code
- * or the claim is wrong.
+ * or the claim is wrong. Every run's verdict must also be the one docs/lab-matrix.tsv records,
+ * which the guide cites ({@link Recorded}).
  */
 class ExpectedVerdictsTest {
   /** The quick matrix's shape, with shorter runs and an earlier fault: the build runs these. */
@@ -42,6 +43,7 @@ class ExpectedVerdictsTest {
     List<CellResult> results = lab.run(List.of(new CellSpec(scheme, fault, workload)), 1);
     assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
     assertThat(results).hasSize(1);
+    Recorded.assertAgrees(results.get(0));
     return results.get(0);
   }
 

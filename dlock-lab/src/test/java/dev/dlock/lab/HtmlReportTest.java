@@ -28,12 +28,35 @@ class HtmlReportTest {
     assertThat(rows.get(0).select("td").eachAttr("class")).containsExactly("none", "none", "unsafe");
     assertThat(rows.get(1).select("td").eachAttr("class")).containsExactly("safe", "none", "safe");
     assertThat(rows.get(2).select("td").eachAttr("class")).containsExactly("none", "stuck", "none");
-    assertThat(rows.get(0).select("td").get(2).text()).isEqualTo("unsafe v=3");
-    for (Element link : matrix.select("td a")) {
+    assertThat(rows.get(0).select("td").get(2).selectFirst("a:not(.guide)").text()).isEqualTo("unsafe v=3");
+    for (Element link : matrix.select("td a:not(.guide)")) {
       String id = link.attr("href").substring(1);
       assertThat(doc.getElementById(id)).as(id).isNotNull();
     }
     assertThat(rows.get(2).selectFirst("td.stuck a").attr("href")).isEqualTo("#cell-S4-F1-gap");
+  }
+
+  @Test
+  void eachCellLinksToItsSchemesRowInTheGuide() {
+    Elements rows = doc.select("#matrix tbody tr");
+    assertThat(rows.get(0).select("td a.guide").eachAttr("href")).containsExactly("docs/choosing-a-lock.md#s7");
+    assertThat(rows.get(1).select("td a.guide").eachAttr("href"))
+        .containsExactly("docs/choosing-a-lock.md#s8", "docs/choosing-a-lock.md#s8");
+    assertThat(rows.get(2).select("td a.guide").eachAttr("href")).containsExactly("docs/choosing-a-lock.md#s4");
+    assertThat(doc.select("#matrix td.none a")).as("a cell not run links nowhere").isEmpty();
+    assertThat(doc.select("#matrix td:not(.none)")).allMatch(td -> td.select("a.guide").size() == 1);
+
+    Document elsewhere = Jsoup.parse(HtmlReport.render(cells, "t", "f", "../guide.md"));
+    assertThat(elsewhere.select("#matrix a.guide").eachAttr("href")).first().isEqualTo("../guide.md#s7");
+    assertThat(elsewhere.selectFirst("#matrix a.guide").attr("title")).isEqualTo("S7 in the guide");
+  }
+
+  @Test
+  void aRowsGuideAnchorIsItsSchemeIdInLowerCase() {
+    assertThat(HtmlReport.guideAnchor("S8-wrong")).isEqualTo("s8-wrong");
+    assertThat(HtmlReport.guideAnchor("none (flash)")).isEqualTo("none");
+    assertThat(HtmlReport.guideAnchor("S13 (readwrite)")).isEqualTo("s13");
+    assertThat(HtmlReport.guideAnchor("redisson-fenced")).isEqualTo("redisson-fenced");
   }
 
   @Test
@@ -150,7 +173,7 @@ class HtmlReportTest {
     CellResult a = new Histories().hold("w1", 0, 1, -1).check(info("S 1", "F/2", 10));
     CellResult b = new Histories().hold("w1", 0, 1, -1).check(info("S_1", "F_2", 10));
     Document d = Jsoup.parse(HtmlReport.render(Cell.group(List.of(a, b)), "t", "f"));
-    assertThat(d.select("#matrix td a").eachAttr("href")).containsExactly("#cell-S_1-F_2", "#cell-S_1-F_2-2");
+    assertThat(d.select("#matrix td a:not(.guide)").eachAttr("href")).containsExactly("#cell-S_1-F_2", "#cell-S_1-F_2-2");
     assertThat(d.getElementById("cell-S_1-F_2-2")).isNotNull();
   }
 }
