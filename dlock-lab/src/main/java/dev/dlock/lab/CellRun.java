@@ -223,12 +223,13 @@ final class CellRun {
   }
 
   /**
-   * A holder's pause, or its partition, lands where it hurts most: right before its write (the
-   * articles' GC pause), or, for S8-wrong, between its GET and its DEL. S4's gap is for its kill
-   * (F1-gap) only.
+   * A holder's pause, its partition, or its node's clock jump (F7 on Redlock) lands where it hurts
+   * most: right before its write (the articles' GC pause), or, for S8-wrong, between its GET and its
+   * DEL. S4's gap is for its kill (F1-gap) only.
    */
   private boolean pausesAtGap() {
-    return (cell.fault().equals("F2") || cell.partition() || ClockJump.onServer(cell)) && !cell.scheme().equals("S4");
+    boolean atGap = cell.fault().equals("F2") || cell.partition() || ClockJump.onServer(cell);
+    return atGap && !cell.scheme().equals("S4");
   }
 
   private void kill(History injector, WorkerProcess w) {
