@@ -46,7 +46,8 @@ final class LabCommand implements Callable<Integer> {
 
   @Option(names = "--faults", split = ",", paramLabel = "ID",
       description = {"Only these faults (default: all of the matrix): none, F1 (kill-holder), F1-gap (kill-in-gap),",
-          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F8 (pause-server), skew (clock-skew)."})
+          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F8 (pause-server), skew (clock-skew),",
+          "F7 (clock-jump; needs Debian's faketime package)."})
   List<String> faults = List.of();
 
   @Option(names = "--runs", defaultValue = "1", description = "Runs of each cell (default: ${DEFAULT-VALUE}).")

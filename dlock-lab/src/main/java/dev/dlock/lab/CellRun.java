@@ -7,6 +7,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -34,6 +35,7 @@ final class CellRun {
   private final List<WorkerProcess> workers = new ArrayList<>();
   private final List<WorkerProcess> killed = new ArrayList<>();
   private Links links;
+  private ClockJump clockJump;
 
   CellRun(CellSpec cell, int run, LabSettings settings, String schemeUrl, LabServer server, String resourceUrl,
       Connection resource, Path dir) {
@@ -54,13 +56,20 @@ final class CellRun {
     long start;
     long end;
     try (History injector = History.append(dir.resolve("injector.jsonl"), "injector")) {
-      if (cell.partition()) {
+      if (cell.partition() || ClockJump.onServer(cell)) {
         links = Links.open(schemeUrl, server.ports(), settings.workers());
       }
+      if (cell.fault().equals("F7")) {
+        clockJump = ClockJump.open(cell, server, dir, settings.lease());
+      }
       for (int i = 1; i <= settings.workers(); i++) {
-        workers.add(WorkerProcess.start("w" + i, workerArgs(i), dir, monitor));
+        workers.add(WorkerProcess.start("w" + i, workerArgs(i), dir, monitor,
+            clockJump == null ? Map.of() : clockJump.environment(i)));
       }
       awaitAll(WorkerProcess::ready, READY_NANOS, "READY");
+      if (clockJump != null) {
+        clockJump.cut(links, settings.workers());
+      }
       start = System.nanoTime();
       for (WorkerProcess w : workers) {
         w.go();
@@ -121,6 +130,9 @@ final class CellRun {
       args.addAll(List.of("--gap", "--gap-after-ms", Long.toString(settings.faultAt().toMillis())));
       if (cell.partition()) {
         args.addAll(List.of("--gap-ms", Long.toString(settings.pause().toMillis())));
+      } else if (ClockJump.onServer(cell)) {
+        // Kleppmann's holder: it stays its whole gap, whatever its lock tells it, then writes.
+        args.addAll(List.of("--gap-ms", Long.toString(settings.pause().toMillis()), "--gap-blind"));
       }
     }
     if (cell.workload().equals("readwrite")) {
@@ -135,6 +147,13 @@ final class CellRun {
       return;
     }
     TimeUnit.NANOSECONDS.sleep(start + settings.faultAt().toNanos() - System.nanoTime());
+    if (fault.equals("F7")) {
+      if (ClockJump.onServer(cell)) {
+        await(WorkerProcess::atGap, "worker 1 holding the lock on nodes A, B and C");
+      }
+      clockJump.jump(injector);
+      return;
+    }
     if (fault.equals("F1-gap")) {
       WorkerProcess w = await(WorkerProcess::atGap, "a worker between SETNX and EXPIRE");
       kill(injector, w);
@@ -204,12 +223,13 @@ final class CellRun {
   }
 
   /**
-   * A holder's pause, or its partition, lands where it hurts most: right before its write (the
-   * articles' GC pause), or, for S8-wrong, between its GET and its DEL. S4's gap is for its kill
-   * (F1-gap) only.
+   * A holder's pause, its partition, or its node's clock jump (F7 on Redlock) lands where it hurts
+   * most: right before its write (the articles' GC pause), or, for S8-wrong, between its GET and its
+   * DEL. S4's gap is for its kill (F1-gap) only.
    */
   private boolean pausesAtGap() {
-    return (cell.fault().equals("F2") || cell.partition()) && !cell.scheme().equals("S4");
+    boolean atGap = cell.fault().equals("F2") || cell.partition() || ClockJump.onServer(cell);
+    return atGap && !cell.scheme().equals("S4");
   }
 
   private void kill(History injector, WorkerProcess w) {

@@ -12,7 +12,7 @@ import java.util.Set;
 public record CellSpec(String scheme, String fault, String workload) {
   /** Every fault id the injector knows. */
   public static final Set<String> FAULTS = Set.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F6",
-      "F6-maj", "F6-min", "F8", "skew");
+      "F6-maj", "F6-min", "F7", "F8", "skew");
 
   /** Every workload id the workers know. */
   public static final Set<String> WORKLOADS = Set.of("critical", "flash", "readwrite");
@@ -28,11 +28,11 @@ public record CellSpec(String scheme, String fault, String workload) {
   }
 
   /**
-   * Whether the fault needs a server the lab started: it acts on the server, or on the network
-   * between the workers and it.
+   * Whether the fault needs a server the lab started: it acts on the server (on Redlock, F7 steps a
+   * node's clock), or on the network between the workers and it.
    */
   public boolean serverFault() {
-    return fault.startsWith("F3") || fault.equals("F8") || partition();
+    return fault.startsWith("F3") || fault.equals("F8") || partition() || ClockJump.onServer(this);
   }
 
   /** Whether the fault cuts a worker off from some of the server's nodes ({@code F6}, {@code F6-maj}, {@code F6-min}). */

@@ -77,10 +77,10 @@ public final class Lab implements AutoCloseable {
         progress.printf("[%" + width(total) + "d/%d] %-26s run %d/%d ", done + 1, total, cell, run, runs);
         progress.flush();
         long t0 = System.nanoTime();
-        LabServer server = server(Plan.server(cell));
         Path runDir = dir.resolve(String.format(Locale.ROOT, "%03d-%s-%s-%d", done + 1, cell.scheme(), cell.fault(), run));
         String said;
         try {
+          LabServer server = server(Plan.server(cell));
           CellResult r = new CellRun(cell, run, settings, schemeUrl(cell, server), server, h2().url(),
               h2().connection(), runDir).run();
           results.add(r);
@@ -116,8 +116,8 @@ public final class Lab implements AutoCloseable {
   }
 
   /** The lab's server for {@code key}, started on first use; {@code null} for H2 and user URLs. */
-  private LabServer server(String key) throws Exception {
-    String backend = key.equals("redis-aof") ? "redis" : key;
+  private LabServer server(String key) {
+    String backend = key.equals("redis-aof") ? "redis" : key.equals("redlock-clock") ? "redlock" : key;
     if (backend.equals("h2") || urls.containsKey(backend)) {
       return null;
     }

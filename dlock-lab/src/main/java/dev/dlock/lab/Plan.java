@@ -33,6 +33,7 @@ public final class Plan {
       Map.entry("restart-server-aof", "F3-aof"),
       Map.entry("pause-server", "F8"),
       Map.entry("clock-skew", "skew"),
+      Map.entry("clock-jump", "F7"),
       Map.entry("partition", "F6"),
       Map.entry("partition-majority", "F6-maj"),
       Map.entry("partition-minority", "F6-min"));
@@ -48,6 +49,7 @@ public final class Plan {
         new CellSpec("S1-h2", "none", "flash"),
         new CellSpec("S4", "F1-gap", "critical"),
         new CellSpec("S5", "skew", "critical"),
+        new CellSpec("S5", "F7", "critical"),
         new CellSpec("S6", "F2", "critical"),
         new CellSpec("S7", "F2", "critical"),
         new CellSpec("S8-wrong", "F2", "critical"),
@@ -64,6 +66,7 @@ public final class Plan {
         new CellSpec("S10", "F2", "critical"),
         new CellSpec("S10", "F6-maj", "critical"),
         new CellSpec("S10", "F6-min", "critical"),
+        new CellSpec("S10", "F7", "critical"),
         new CellSpec("S11", "none", "critical"),
         new CellSpec("S12", "none", "critical"),
         new CellSpec("S12", "F8", "critical"),
@@ -93,12 +96,13 @@ public final class Plan {
     }
     cells.add(new CellSpec("S4", "F1-gap", "critical"));
     cells.add(new CellSpec("S5", "skew", "critical"));
+    cells.add(new CellSpec("S5", "F7", "critical"));
     for (String s : List.of("S1-pg", "S3-pg", "S11", "S12")) {
       for (String f : List.of("none", "F1", "F2", "F3", "F6", "F8")) {
         cells.add(new CellSpec(s, f, "critical"));
       }
     }
-    for (String f : List.of("none", "F1", "F2", "F6", "F6-maj", "F6-min")) {
+    for (String f : List.of("none", "F1", "F2", "F6", "F6-maj", "F6-min", "F7")) {
       cells.add(new CellSpec("S10", f, "critical"));
     }
     for (String s : List.of("S13-naive", "S13")) {
@@ -150,11 +154,17 @@ public final class Plan {
     return chosen;
   }
 
-  /** The server a cell's workers use: F3-aof runs the Redis schemes on a server with AOF always. */
+  /**
+   * The server a cell's workers use: F3-aof runs the Redis schemes on a server with AOF always, and
+   * F7 runs Redlock on nodes one of which has a clock that jumps.
+   */
   static String server(CellSpec cell) {
     String backend = BACKEND.get(cell.scheme());
     if (backend == null) {
       throw new IllegalArgumentException("unknown scheme '" + cell.scheme() + "'");
+    }
+    if (ClockJump.onServer(cell)) {
+      return "redlock-clock";
     }
     return backend.equals("redis") && cell.fault().equals("F3-aof") ? "redis-aof" : backend;
   }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import redis.embedded.core.ExecutableProvider;
@@ -30,10 +31,12 @@ public final class RedisProcess extends ChildServer {
   private static Path binary;
 
   private final Persistence persistence;
+  private final Map<String, String> environment;
 
-  private RedisProcess(int port, Path dir, Persistence persistence) {
+  private RedisProcess(int port, Path dir, Persistence persistence, Map<String, String> environment) {
     super("redis-server", port, dir);
     this.persistence = persistence;
+    this.environment = Map.copyOf(environment);
   }
 
   /**
@@ -41,8 +44,17 @@ public final class RedisProcess extends ChildServer {
    * once it answers PING.
    */
   public static RedisProcess start(Path baseDir, Persistence persistence) {
+    return start(baseDir, persistence, Map.of());
+  }
+
+  /**
+   * As {@link #start(Path, Persistence)}, with {@code environment} added to the server's at every
+   * launch, such as a fake clock's (libfaketime's variables).
+   */
+  public static RedisProcess start(Path baseDir, Persistence persistence, Map<String, String> environment) {
     Objects.requireNonNull(persistence, "persistence");
-    return startOnFreePort(baseDir, "redis", (port, dir) -> new RedisProcess(port, dir, persistence));
+    Objects.requireNonNull(environment, "environment");
+    return startOnFreePort(baseDir, "redis", (port, dir) -> new RedisProcess(port, dir, persistence, environment));
   }
 
   /** Starts {@code n} independent servers, as Redlock needs; all or none. */
@@ -100,8 +112,9 @@ public final class RedisProcess extends ChildServer {
           persistence == Persistence.AOF_ALWAYS ? "appendonly yes" : "appendonly no",
           "appendfsync always",
           ""));
-      process = new ProcessBuilder(binary().toString(), conf.toString())
-          .directory(dir.toFile())
+      ProcessBuilder builder = new ProcessBuilder(binary().toString(), conf.toString());
+      builder.environment().putAll(environment);
+      process = builder.directory(dir.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

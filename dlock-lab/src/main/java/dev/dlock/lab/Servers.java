@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * The lab's servers by name: {@code redis} (no persistence), {@code redis-aof} (AOF, fsync always),
- * {@code redlock} (five independent Redis masters), {@code pg} and {@code zk}. ZooKeeper's URL asks
- * for a session as long as the lab's lease, since the session is what a ZooKeeper lock's holder
- * keeps alive.
+ * {@code redlock} (five independent Redis masters), {@code redlock-clock} (the same, with node C's
+ * wall clock on a fake clock the lab steps forward: F7), {@code pg} and {@code zk}. ZooKeeper's URL
+ * asks for a session as long as the lab's lease, since the session is what a ZooKeeper lock's
+ * holder keeps alive.
  */
 public final class Servers {
   private Servers() {}
@@ -19,10 +20,11 @@ public final class Servers {
       case "redis" -> RedisProcess.start(dir, RedisProcess.Persistence.NONE);
       case "redis-aof" -> RedisProcess.start(dir, RedisProcess.Persistence.AOF_ALWAYS);
       case "redlock" -> new Group(RedisProcess.startMany(dir, 5, RedisProcess.Persistence.NONE));
+      case "redlock-clock" -> FakeClockRedlock.start(dir);
       case "pg" -> PostgresProcess.start(dir);
       case "zk" -> new Renamed(ZooKeeperProcess.start(dir), "?sessionTimeout=" + lease.toMillis() + "ms");
       default -> throw new IllegalArgumentException(
-          "server must be redis, redis-aof, redlock, pg or zk, was '" + name + "'");
+          "server must be redis, redis-aof, redlock, redlock-clock, pg or zk, was '" + name + "'");
     };
   }
 

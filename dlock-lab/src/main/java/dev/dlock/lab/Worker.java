@@ -63,9 +63,11 @@ public final class Worker {
    * its DEL, and every other scheme right before its write (the moment of the articles' GC pause),
    * wait once for the injector's SIGSTOP. With {@code --gap-ms} the holder instead stays that long
    * in its hold while the injector cuts its network, and leaves as soon as its scheme says the lock
-   * is lost (logged as {@code lost}).
+   * is lost (logged as {@code lost}). With {@code --gap-blind} as well it stays all that time
+   * whatever it is told, as a client that believes its lease (F7): a loss it is told of is logged
+   * when it comes ({@code lost}, info {@code ignored}), and the hold goes on to its write.
    *
-   * @return whether the scheme said the lock was lost during the gap
+   * @return whether the scheme said the lock was lost during the gap and the holder heeds it
    */
   private boolean gap(Scheme.Held held) {
     if (!opts.gap() || gapped || System.nanoTime() - goNanos < TimeUnit.MILLISECONDS.toNanos(opts.gapAfterMs())) {
@@ -82,11 +84,15 @@ public final class Worker {
       LockSupport.parkNanos(GAP_WAIT_NANOS);
       return false;
     }
-    if (work(held, TimeUnit.MILLISECONDS.toNanos(opts.gapMs()))) {
-      history.log("lost", "info", opts.lock(), held.token(), "");
-      return true;
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(opts.gapMs());
+    if (!work(held, end - System.nanoTime())) {
+      return false;
     }
-    return false;
+    history.log("lost", "info", opts.lock(), held.token(), opts.gapBlind() ? "ignored" : "");
+    if (opts.gapBlind()) {
+      work(null, end - System.nanoTime());
+    }
+    return !opts.gapBlind();
   }
 
   /** The gap of the schemes whose own flaw does not lie elsewhere: right before the write. */
@@ -255,16 +261,19 @@ public final class Worker {
     say("EXIT");
   }
 
-  /** Works {@code nanos} in slices; true as soon as the scheme says the lock was lost. */
+  /**
+   * Works {@code nanos} in slices; true as soon as the scheme says the lock was lost. A {@code null}
+   * hold is not asked: the work takes all its time.
+   */
   private static boolean work(Scheme.Held held, long nanos) {
     long end = System.nanoTime() + nanos;
     for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-      if (held.lost()) {
+      if (held != null && held.lost()) {
         return true;
       }
       LockSupport.parkNanos(Math.min(left, SLICE_NANOS));
     }
-    return held.lost();
+    return held != null && held.lost();
   }
 
   private void write(long token) {

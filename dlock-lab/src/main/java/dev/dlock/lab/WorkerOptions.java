@@ -12,7 +12,7 @@ import java.util.Set;
  */
 record WorkerOptions(String scheme, String url, String process, Path history, String workload,
     String lock, long leaseMs, long waitMs, long workMs, long durationMs, String resource,
-    long clockOffsetMs, boolean gap, long gapAfterMs, long gapMs, String role) {
+    long clockOffsetMs, boolean gap, long gapAfterMs, long gapMs, boolean gapBlind, String role) {
 
   static final Set<String> WORKLOADS = Set.of("critical", "flash", "readwrite");
   private static final List<String> REQUIRED = List.of("--scheme", "--process", "--history",
@@ -25,7 +25,7 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
     Map<String, String> given = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
-      if (name.equals("--gap")) {
+      if (name.equals("--gap") || name.equals("--gap-blind")) {
         given.put(name, "true");
       } else if (!VALUED.contains(name)) {
         throw new IllegalArgumentException("unknown option '" + name + "'");
@@ -62,6 +62,9 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
         throw new IllegalArgumentException(option + " goes with --gap only");
       }
     }
+    if (given.containsKey("--gap-blind") && !given.containsKey("--gap-ms")) {
+      throw new IllegalArgumentException("--gap-blind goes with --gap-ms only");
+    }
     if (Schemes.optimistic(scheme) && !workload.equals("flash")) {
       throw new IllegalArgumentException("scheme S2-h2 runs the flash workload only, not " + workload);
     }
@@ -71,7 +74,7 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
         millis(given, "--duration-ms", 0), given.get("--resource"),
         given.containsKey("--clock-offset-ms") ? millis(given, "--clock-offset-ms", Long.MIN_VALUE) : 0, gap,
         given.containsKey("--gap-after-ms") ? millis(given, "--gap-after-ms", 0) : 0,
-        given.containsKey("--gap-ms") ? millis(given, "--gap-ms", 1) : 0, role);
+        given.containsKey("--gap-ms") ? millis(given, "--gap-ms", 1) : 0, given.containsKey("--gap-blind"), role);
   }
 
   private static long millis(Map<String, String> given, String name, long min) {

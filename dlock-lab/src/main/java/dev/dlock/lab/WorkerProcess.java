@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One worker JVM as the coordinator sees it. A reader thread follows the worker's stdout
@@ -36,13 +37,21 @@ final class WorkerProcess {
 
   /** Starts {@code dev.dlock.lab.Worker} with {@code args} in a JVM of its own. */
   static WorkerProcess start(String name, List<String> args, Path dir, Object monitor) throws IOException {
+    return start(name, args, dir, monitor, Map.of());
+  }
+
+  /** As {@link #start(String, List, Path, Object)}, with {@code environment} added to the JVM's (F7's fake clock). */
+  static WorkerProcess start(String name, List<String> args, Path dir, Object monitor, Map<String, String> environment)
+      throws IOException {
     List<String> command = new ArrayList<>(List.of(javaBin(), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
         "-Xmx192m"));
     command.addAll(H2Resource.WORKER_JVM_ARGS);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), Worker.class.getName()));
     command.addAll(args);
     Path err = dir.resolve(name + ".err");
-    Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    Process p = builder.redirectError(err.toFile()).start();
     WorkerProcess w = new WorkerProcess(name, p, err, monitor);
     Thread reader = new Thread(w::follow, "lab-" + name);
     reader.setDaemon(true);
