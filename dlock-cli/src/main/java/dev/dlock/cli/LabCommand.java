@@ -35,7 +35,7 @@ final class LabCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--full", description = "Every scheme under every fault that can act on it: 77 cells, about 9 min.")
+  @Option(names = "--full", description = "Every scheme under every fault that can act on it: 85 cells, about 10 min.")
   boolean full;
 
   @Option(names = "--schemes", split = ",", paramLabel = "ID",
@@ -44,14 +44,15 @@ final class LabCommand implements Callable<Integer> {
 
   @Option(names = "--faults", split = ",", paramLabel = "ID",
       description = {"Only these faults (default: all of the matrix): none, F1 (kill-holder), F1-gap (kill-in-gap),",
-          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F8 (pause-server), skew (clock-skew)."})
+          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F4 (failover), F8 (pause-server),",
+          "skew (clock-skew)."})
   List<String> faults = List.of();
 
   @Option(names = "--runs", defaultValue = "1", description = "Runs of each cell (default: ${DEFAULT-VALUE}).")
   int runs;
 
   @Option(names = "--url", paramLabel = "BACKEND=URL",
-      description = "Run a backend (redis, redlock, pg, zk, h2) on your own server; its server faults are skipped.")
+      description = "Run a backend (redis, redlock, sentinel, pg, zk, h2) on your own server; its server faults are skipped.")
   Map<String, String> urls = new LinkedHashMap<>();
 
   @Option(names = "--report", defaultValue = "lab-report.html", description = "The HTML report (default: ${DEFAULT-VALUE}).")

@@ -144,6 +144,7 @@ final class CellRun {
           injector.log("fault", "ok", "", -1, "F2 " + holder.name());
         }
       }
+      case "F4" -> Failover.inject(server, injector, workers, monitor, settings.lease());
       case "F8" -> {
         server.pause();
         injector.log("fault", "invoke", "", -1, "F8 server");

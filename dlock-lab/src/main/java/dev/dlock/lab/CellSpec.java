@@ -11,7 +11,7 @@ import java.util.Set;
  */
 public record CellSpec(String scheme, String fault, String workload) {
   /** Every fault id the injector knows. */
-  public static final Set<String> FAULTS = Set.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F8", "skew");
+  public static final Set<String> FAULTS = Set.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F4", "F8", "skew");
 
   /** Every workload id the workers know. */
   public static final Set<String> WORKLOADS = Set.of("critical", "flash", "readwrite");
@@ -28,7 +28,7 @@ public record CellSpec(String scheme, String fault, String workload) {
 
   /** Whether the fault acts on the server rather than on a worker. */
   public boolean serverFault() {
-    return fault.startsWith("F3") || fault.equals("F8");
+    return fault.startsWith("F3") || fault.equals("F4") || fault.equals("F8");
   }
 
   @Override

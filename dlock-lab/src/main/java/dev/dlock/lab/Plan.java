@@ -18,14 +18,15 @@ public final class Plan {
       Map.entry("S1-pg", "pg"), Map.entry("S3-pg", "pg"),
       Map.entry("S4", "redis"), Map.entry("S5", "redis"), Map.entry("S6", "redis"), Map.entry("S7", "redis"),
       Map.entry("S8-wrong", "redis"), Map.entry("S8", "redis"), Map.entry("S10", "redlock"),
-      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"));
+      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"),
+      Map.entry("S14", "sentinel"), Map.entry("S14-wait", "sentinel"));
 
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
 
   /** Names a user may write for the faults, each the same as its id. */
   static final Map<String, String> FAULT_NAMES = Map.of("kill-holder", "F1", "kill-in-gap", "F1-gap",
       "pause-holder", "F2", "restart-server", "F3", "restart-server-aof", "F3-aof", "pause-server", "F8",
-      "clock-skew", "skew");
+      "clock-skew", "skew", "failover", "F4");
 
   private Plan() {}
 
@@ -54,7 +55,9 @@ public final class Plan {
         new CellSpec("S12", "none", "critical"),
         new CellSpec("S12", "F8", "critical"),
         new CellSpec("S13-naive", "none", "readwrite"),
-        new CellSpec("S13", "none", "readwrite"));
+        new CellSpec("S13", "none", "readwrite"),
+        new CellSpec("S14", "F4", "critical"),
+        new CellSpec("S14-wait", "F4", "critical"));
   }
 
   /** Every scheme under every fault that can act on it. */
@@ -87,6 +90,11 @@ public final class Plan {
     for (String s : List.of("S13-naive", "S13")) {
       for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
         cells.add(new CellSpec(s, f, "readwrite"));
+      }
+    }
+    for (String s : List.of("S14", "S14-wait")) {
+      for (String f : List.of("none", "F1", "F2", "F4")) {
+        cells.add(new CellSpec(s, f, "critical"));
       }
     }
     return cells;
