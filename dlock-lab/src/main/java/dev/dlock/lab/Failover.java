@@ -22,8 +22,8 @@ final class Failover {
    * Injects F4 on {@code server}.
    *
    * @param patience how long to wait, after the cut, for a worker to enter with a grant the replica
-   *     cannot have, at most half Sentinel's down-after (a replica paused longer is counted down
-   *     itself); with {@code waitReplicas} no such grant comes, and the master is killed after it
+   *     cannot have (a lease: the holder at the cut is done by then); with {@code waitReplicas} no
+   *     such grant comes, and the master is killed after it
    */
   static void inject(LabServer server, History injector, List<WorkerProcess> workers, Object monitor,
       Duration patience) throws InterruptedException {
@@ -53,8 +53,7 @@ final class Failover {
    */
   private static void awaitGrantAfter(long cut, List<WorkerProcess> workers, Object monitor, Duration patience)
       throws InterruptedException {
-    long deadline = System.nanoTime() + Math.min(patience.toNanos(),
-        TimeUnit.MILLISECONDS.toNanos(RedisNode.DOWN_AFTER_MILLIS / 2));
+    long deadline = System.nanoTime() + patience.toNanos();
     synchronized (monitor) {
       while (true) {
         for (WorkerProcess w : workers) {
