@@ -46,7 +46,8 @@ final class LabCommand implements Callable<Integer> {
 
   @Option(names = "--faults", split = ",", paramLabel = "ID",
       description = {"Only these faults (default: all of the matrix): none, F1 (kill-holder), F1-gap (kill-in-gap),",
-          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F8 (pause-server), skew (clock-skew),",
+          "F2 (pause-holder), F3 (restart-server), F3-aof (restart-server-aof), F4 (failover), F6 (partition),",
+          "F6-maj (partition-majority), F6-min (partition-minority), F8 (pause-server), skew (clock-skew),",
           "F7 (clock-jump; needs Debian's faketime package)."})
   List<String> faults = List.of();
 
@@ -54,7 +55,7 @@ final class LabCommand implements Callable<Integer> {
   int runs;
 
   @Option(names = "--url", paramLabel = "BACKEND=URL",
-      description = "Run a backend (redis, redlock, pg, zk, h2) on your own server; its server faults are skipped.")
+      description = "Run a backend (redis, redlock, sentinel, pg, zk, h2) on your own server; its server faults are skipped.")
   Map<String, String> urls = new LinkedHashMap<>();
 
   @Option(names = "--report", defaultValue = "lab-report.html", description = "The HTML report (default: ${DEFAULT-VALUE}).")

@@ -174,6 +174,7 @@ final class CellRun {
           injector.log("fault", "ok", "", -1, "F2 " + holder.name());
         }
       }
+      case "F4" -> Failover.inject(server, injector, workers, monitor, settings.lease());
       case "F6", "F6-maj", "F6-min" -> partition(injector, holder);
       case "F8" -> {
         server.pause();

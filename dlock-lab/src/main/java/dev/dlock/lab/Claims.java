@@ -36,6 +36,12 @@ public final class Claims {
             + " holder's node vanishes with its session." + DLOCK);
     put("S13", "dlock ZooKeeper read-write lock",
         "Readers share the lock and writers hold it alone; each waiter watches only the node it waits on." + DLOCK);
+    put("S14", "dlock Redis lock on Sentinel",
+        "The Redis lock on a master that Sentinels fail over to its replica; replication is asynchronous,"
+            + " so a grant the replica never received is forgotten by the failover." + DLOCK);
+    put("S14-wait", "dlock Redis lock on Sentinel, waitReplicas=1",
+        "The same, but a grant (or renewal) counts only once a replica acknowledged it (WAIT): a grant the"
+            + " replica could not receive is released and the acquire fails." + DLOCK);
     put("S4", "SETNX then EXPIRE",
         "Setting the expiry as a second command leaves a lock with no expiry if the holder dies between"
             + " the two: every other worker waits forever.");

@@ -112,6 +112,10 @@ public final class Lab implements AutoCloseable {
     if (cell.scheme().equals("S3-pg")) {
       url += (url.contains("?") ? "&" : "?") + "dlockMode=session";
     }
+    if (cell.scheme().equals("S14-wait")) {
+      url += (url.contains("?") ? "&" : "?") + "waitReplicas=1&waitTimeout="
+          + Math.max(1, settings.lease().toMillis() / 4) + "ms";
+    }
     return url;
   }
 

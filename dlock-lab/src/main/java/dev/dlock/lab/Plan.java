@@ -20,7 +20,8 @@ public final class Plan {
       Map.entry("S8-wrong", "redis"), Map.entry("S8", "redis"), Map.entry("S10", "redlock"),
       Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"),
       Map.entry("redisson", "redis"), Map.entry("redisson-fenced", "redis"), Map.entry("curator", "zk"),
-      Map.entry("shedlock-jdbc", "pg"), Map.entry("spring-jdbc", "pg"), Map.entry("spring-redis", "redis"));
+      Map.entry("shedlock-jdbc", "pg"), Map.entry("spring-jdbc", "pg"), Map.entry("spring-redis", "redis"),
+      Map.entry("S14", "sentinel"), Map.entry("S14-wait", "sentinel"));
 
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
 
@@ -34,6 +35,7 @@ public final class Plan {
       Map.entry("pause-server", "F8"),
       Map.entry("clock-skew", "skew"),
       Map.entry("clock-jump", "F7"),
+      Map.entry("failover", "F4"),
       Map.entry("partition", "F6"),
       Map.entry("partition-majority", "F6-maj"),
       Map.entry("partition-minority", "F6-min"));
@@ -74,7 +76,9 @@ public final class Plan {
         new CellSpec("S13", "none", "readwrite"),
         new CellSpec("redisson", "F2", "critical"),
         new CellSpec("redisson-fenced", "F2", "critical"),
-        new CellSpec("curator", "F2", "critical"));
+        new CellSpec("curator", "F2", "critical"),
+        new CellSpec("S14", "F4", "critical"),
+        new CellSpec("S14-wait", "F4", "critical"));
   }
 
   /** Every scheme under every fault that can act on it. */
@@ -108,6 +112,11 @@ public final class Plan {
     for (String s : List.of("S13-naive", "S13")) {
       for (String f : List.of("none", "F1", "F2", "F3", "F8")) {
         cells.add(new CellSpec(s, f, "readwrite"));
+      }
+    }
+    for (String s : List.of("S14", "S14-wait")) {
+      for (String f : List.of("none", "F1", "F2", "F4")) {
+        cells.add(new CellSpec(s, f, "critical"));
       }
     }
     // Every peer is on a server the lab restarts and pauses, so all five faults can act on each.

@@ -127,8 +127,11 @@ public final class RedisProcess extends ChildServer {
         () -> Procs.ask(port, "PING\r\n", false).startsWith("+PONG"));
   }
 
-  /** The redis-server of the embedded-redis jar for this OS, extracted once per JVM. */
-  private static synchronized Path binary() throws IOException {
+  /**
+   * The redis-server of the embedded-redis jar for this OS, extracted once per JVM; Sentinel is the
+   * same binary with {@code --sentinel}.
+   */
+  static synchronized Path binary() throws IOException {
     if (binary == null) {
       Path dir = Files.createTempDirectory("dlock-lab-redis-bin-");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> Procs.deleteTree(dir), "dlock-lab-redis-bin"));

@@ -25,6 +25,7 @@ final class WorkerProcess {
   private boolean ready;
   private boolean holding;
   private int enters;
+  private long token = -1;
   private boolean gap;
   private boolean ended;
 
@@ -69,6 +70,7 @@ final class WorkerProcess {
           } else if (line.startsWith("ENTER")) {
             holding = true;
             enters++;
+            token = Long.parseLong(line.substring("ENTER".length()).trim());
           } else if (line.equals("EXIT")) {
             holding = false;
           } else if (line.equals("GAP")) {
@@ -109,6 +111,11 @@ final class WorkerProcess {
   /** How many holds the worker has entered so far. Callers hold the shared monitor. */
   int enters() {
     return enters;
+  }
+
+  /** The token of the worker's latest hold, or -1 before its first. Callers hold the shared monitor. */
+  long token() {
+    return token;
   }
 
   /** Callers hold the shared monitor. */
