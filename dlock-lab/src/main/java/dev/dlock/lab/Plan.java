@@ -18,7 +18,8 @@ public final class Plan {
       Map.entry("S1-pg", "pg"), Map.entry("S3-pg", "pg"),
       Map.entry("S4", "redis"), Map.entry("S5", "redis"), Map.entry("S6", "redis"), Map.entry("S7", "redis"),
       Map.entry("S8-wrong", "redis"), Map.entry("S8", "redis"), Map.entry("S10", "redlock"),
-      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"));
+      Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"),
+      Map.entry("S12-ens", "zk-ensemble"));
 
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
 
@@ -33,7 +34,9 @@ public final class Plan {
       Map.entry("clock-skew", "skew"),
       Map.entry("partition", "F6"),
       Map.entry("partition-majority", "F6-maj"),
-      Map.entry("partition-minority", "F6-min"));
+      Map.entry("partition-minority", "F6-min"),
+      Map.entry("kill-leader", "F5"),
+      Map.entry("kill-holder-server", "F5-holder"));
 
   private Plan() {}
 
@@ -65,6 +68,8 @@ public final class Plan {
         new CellSpec("S11", "none", "critical"),
         new CellSpec("S12", "none", "critical"),
         new CellSpec("S12", "F8", "critical"),
+        new CellSpec("S12-ens", "F5", "critical"),
+        new CellSpec("S12-ens", "F6-min", "critical"),
         new CellSpec("S13-naive", "none", "readwrite"),
         new CellSpec("S13", "none", "readwrite"));
   }
@@ -95,6 +100,9 @@ public final class Plan {
     }
     for (String f : List.of("none", "F1", "F2", "F6", "F6-maj", "F6-min")) {
       cells.add(new CellSpec("S10", f, "critical"));
+    }
+    for (String f : List.of("none", "F1", "F2", "F5", "F5-holder", "F6-maj", "F6-min")) {
+      cells.add(new CellSpec("S12-ens", f, "critical"));
     }
     for (String s : List.of("S13-naive", "S13")) {
       for (String f : List.of("none", "F1", "F2", "F3", "F8")) {

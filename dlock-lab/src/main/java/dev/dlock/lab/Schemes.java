@@ -13,7 +13,8 @@ public final class Schemes {
   public static final String OPTIMISTIC = "S2-h2";
 
   /** The ids served by a dlock lock through the public API. */
-  public static final Set<String> LIBRARY = Set.of("S1-h2", "S1-pg", "S3-pg", "S8", "S10", "S12", "S13");
+  public static final Set<String> LIBRARY = Set.of("S1-h2", "S1-pg", "S3-pg", "S8", "S10", "S12", "S12-ens",
+      "S13");
 
   /** The lease of {@link #open(String, String, String, Duration, Runnable, Runnable)}. */
   public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);

@@ -6,7 +6,8 @@ import java.util.List;
 
 /**
  * The lab's servers by name: {@code redis} (no persistence), {@code redis-aof} (AOF, fsync always),
- * {@code redlock} (five independent Redis masters), {@code pg} and {@code zk}. ZooKeeper's URL asks
+ * {@code redlock} (five independent Redis masters), {@code pg}, {@code zk} and {@code zk-ensemble}
+ * (three ZooKeeper servers in quorum mode, {@link ZooKeeperEnsemble}). ZooKeeper's URL asks
  * for a session as long as the lab's lease, since the session is what a ZooKeeper lock's holder
  * keeps alive.
  */
@@ -21,8 +22,9 @@ public final class Servers {
       case "redlock" -> new Group(RedisProcess.startMany(dir, 5, RedisProcess.Persistence.NONE));
       case "pg" -> PostgresProcess.start(dir);
       case "zk" -> new Renamed(ZooKeeperProcess.start(dir), "?sessionTimeout=" + lease.toMillis() + "ms");
+      case "zk-ensemble" -> ZooKeeperEnsemble.start(dir, lease);
       default -> throw new IllegalArgumentException(
-          "server must be redis, redis-aof, redlock, pg or zk, was '" + name + "'");
+          "server must be redis, redis-aof, redlock, pg, zk or zk-ensemble, was '" + name + "'");
     };
   }
 
