@@ -56,7 +56,7 @@ final class CellRun {
     long start;
     long end;
     try (History injector = History.append(dir.resolve("injector.jsonl"), "injector")) {
-      if (cell.partition() || ClockJump.onServer(cell)) {
+      if (cell.partition() || ClockJump.onServer(cell) || cell.fault().equals("F5-holder")) {
         links = Links.open(schemeUrl, server.ports(), settings.workers());
       }
       if (cell.fault().equals("F7")) {
@@ -128,7 +128,7 @@ final class CellRun {
     }
     if (i == 1 && (cell.fault().equals("F1-gap") || pausesAtGap())) {
       args.addAll(List.of("--gap", "--gap-after-ms", Long.toString(settings.faultAt().toMillis())));
-      if (cell.partition()) {
+      if (cell.partition() || cell.memberCrash()) {
         args.addAll(List.of("--gap-ms", Long.toString(settings.pause().toMillis())));
       } else if (ClockJump.onServer(cell)) {
         // Kleppmann's holder: it stays its whole gap, whatever its lock tells it, then writes.
@@ -175,6 +175,7 @@ final class CellRun {
         }
       }
       case "F4" -> Failover.inject(server, injector, workers, monitor, settings.lease());
+      case "F5", "F5-holder" -> crashMember(injector, holder);
       case "F6", "F6-maj", "F6-min" -> partition(injector, holder);
       case "F8" -> {
         server.pause();
@@ -211,7 +212,21 @@ final class CellRun {
       cut.add(n);
     }
     int worker = workers.indexOf(holder) + 1;
+    ZooKeeperEnsemble zk = server instanceof ZooKeeperEnsemble e ? e : null;
+    EnsembleCut split = null;
+    if (zk != null) { // an ensemble's members talk to each other too: split them as well
+      int s = holderMember(holder);
+      int leader = zk.leader();
+      split = EnsembleCut.of(cell.fault(), s, leader, nodes);
+      cut = split.holderCut();
+      injector.log("fault", "info", "", -1, cell.fault() + " holder on member" + (s + 1) + ", member"
+          + (leader + 1) + " leads, " + (split.isolated() < 0 ? "no member" : "member" + (split.isolated() + 1))
+          + " isolated");
+    }
     links.cut(worker, cut);
+    if (split != null && split.isolated() >= 0) {
+      zk.isolate(split.isolated());
+    }
     String what = cell.fault() + " " + holder.name();
     injector.log("fault", "invoke", "", -1, what);
     try {
@@ -219,17 +234,51 @@ final class CellRun {
       awaitNewHoldBesides(holder);
     } finally {
       links.heal();
+      if (zk != null) {
+        zk.heal();
+      }
       injector.log("fault", "ok", "", -1, what);
     }
   }
 
   /**
-   * A holder's pause, its partition, or its node's clock jump (F7 on Redlock) lands where it hurts
-   * most: right before its write (the articles' GC pause), or, for S8-wrong, between its GET and its
-   * DEL. S4's gap is for its kill (F1-gap) only.
+   * kill -9 of one member of the ensemble while the holder is in its hold: the leader ({@code F5})
+   * or the member the holder talks to ({@code F5-holder}); then starts it again, and the window
+   * ends once it serves. Then waits for the holder to leave its hold: a lock that outlived the
+   * fault is let go before the run ends, so the next grant is seen.
+   */
+  private void crashMember(History injector, WorkerProcess holder) throws InterruptedException {
+    if (!(server instanceof ZooKeeperEnsemble zk)) {
+      throw new IllegalStateException(cell + ": " + cell.fault() + " kills a member of a ZooKeeper ensemble;"
+          + " the server is " + server);
+    }
+    int member = cell.fault().equals("F5") ? zk.leader() : holderMember(holder);
+    String what = cell.fault() + " member" + (member + 1);
+    injector.log("fault", "invoke", "", -1, what);
+    zk.kill(member);
+    zk.start(member);
+    injector.log("fault", "ok", "", -1, what);
+    long deadline = System.nanoTime() + settings.pause().plus(settings.lease()).toNanos();
+    synchronized (monitor) {
+      while (holder.holding() && System.nanoTime() - deadline < 0) {
+        TimeUnit.NANOSECONDS.timedWait(monitor, deadline - System.nanoTime());
+      }
+    }
+  }
+
+  /** The member (index into the server's ports) {@code holder} has a connection open to. */
+  private int holderMember(WorkerProcess holder) {
+    return links.node(workers.indexOf(holder) + 1).orElseThrow(() -> new IllegalStateException(cell
+        + ": the holder " + holder.name() + " has no connection open to any member"));
+  }
+
+  /**
+   * A holder's pause, its partition, its node's clock jump (F7 on Redlock) or the crash of a server
+   * of its ensemble lands where it hurts most: right before its write (the articles' GC pause), or,
+   * for S8-wrong, between its GET and its DEL. S4's gap is for its kill (F1-gap) only.
    */
   private boolean pausesAtGap() {
-    boolean atGap = cell.fault().equals("F2") || cell.partition() || ClockJump.onServer(cell);
+    boolean atGap = cell.fault().equals("F2") || cell.partition() || ClockJump.onServer(cell) || cell.memberCrash();
     return atGap && !cell.scheme().equals("S4");
   }
 

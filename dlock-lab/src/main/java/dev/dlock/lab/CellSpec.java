@@ -11,8 +11,8 @@ import java.util.Set;
  */
 public record CellSpec(String scheme, String fault, String workload) {
   /** Every fault id the injector knows. */
-  public static final Set<String> FAULTS = Set.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F4", "F6",
-      "F6-maj", "F6-min", "F7", "F8", "skew");
+  public static final Set<String> FAULTS = Set.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F4", "F5",
+      "F5-holder", "F6", "F6-maj", "F6-min", "F7", "F8", "skew");
 
   /** Every workload id the workers know. */
   public static final Set<String> WORKLOADS = Set.of("critical", "flash", "readwrite");
@@ -32,7 +32,13 @@ public record CellSpec(String scheme, String fault, String workload) {
    * node's clock), or on the network between the workers and it.
    */
   public boolean serverFault() {
-    return fault.startsWith("F3") || fault.equals("F4") || fault.equals("F8") || partition() || ClockJump.onServer(this);
+    return fault.startsWith("F3") || fault.equals("F4") || fault.equals("F8") || partition() || ClockJump.onServer(this)
+        || memberCrash();
+  }
+
+  /** Whether the fault kills one member of an ensemble ({@code F5}: the leader, {@code F5-holder}: the holder's). */
+  public boolean memberCrash() {
+    return fault.startsWith("F5");
   }
 
   /** Whether the fault cuts a worker off from some of the server's nodes ({@code F6}, {@code F6-maj}, {@code F6-min}). */

@@ -103,9 +103,17 @@ abstract class ChildServer implements LabServer {
 
   @Override
   public synchronized void restart() {
+    crash();
+    launch();
+  }
+
+  /**
+   * kill -9 of the server's process tree; returns once its port is closed. The data directory
+   * stays, for {@link #launch} to start it again on.
+   */
+  synchronized void crash() {
     kill();
     Procs.awaitClosed(name, port);
-    launch();
   }
 
   @Override

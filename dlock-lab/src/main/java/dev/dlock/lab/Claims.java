@@ -34,6 +34,9 @@ public final class Claims {
     put("S12", "dlock ZooKeeper lock",
         "Ephemeral sequential nodes, each waiter watching only its predecessor: no herd, and a dead"
             + " holder's node vanishes with its session." + DLOCK);
+    put("S12-ens", "dlock ZooKeeper lock on a 3-server ensemble",
+        "The same lock on three servers in quorum mode: the lock outlives the loss of any one server,"
+            + " and a holder cut off with a minority is told before the majority grants the lock again." + DLOCK);
     put("S13", "dlock ZooKeeper read-write lock",
         "Readers share the lock and writers hold it alone; each waiter watches only the node it waits on." + DLOCK);
     put("S14", "dlock Redis lock on Sentinel",

@@ -21,7 +21,8 @@ public final class Plan {
       Map.entry("S11", "zk"), Map.entry("S12", "zk"), Map.entry("S13", "zk"), Map.entry("S13-naive", "zk"),
       Map.entry("redisson", "redis"), Map.entry("redisson-fenced", "redis"), Map.entry("curator", "zk"),
       Map.entry("shedlock-jdbc", "pg"), Map.entry("spring-jdbc", "pg"), Map.entry("spring-redis", "redis"),
-      Map.entry("S14", "sentinel"), Map.entry("S14-wait", "sentinel"));
+      Map.entry("S14", "sentinel"), Map.entry("S14-wait", "sentinel"),
+      Map.entry("S12-ens", "zk-ensemble"));
 
   private static final List<String> REDIS_LAB = List.of("S4", "S5", "S6", "S7", "S8-wrong");
 
@@ -38,7 +39,9 @@ public final class Plan {
       Map.entry("failover", "F4"),
       Map.entry("partition", "F6"),
       Map.entry("partition-majority", "F6-maj"),
-      Map.entry("partition-minority", "F6-min"));
+      Map.entry("partition-minority", "F6-min"),
+      Map.entry("kill-leader", "F5"),
+      Map.entry("kill-holder-server", "F5-holder"));
 
   private Plan() {}
 
@@ -72,6 +75,8 @@ public final class Plan {
         new CellSpec("S11", "none", "critical"),
         new CellSpec("S12", "none", "critical"),
         new CellSpec("S12", "F8", "critical"),
+        new CellSpec("S12-ens", "F5", "critical"),
+        new CellSpec("S12-ens", "F6-min", "critical"),
         new CellSpec("S13-naive", "none", "readwrite"),
         new CellSpec("S13", "none", "readwrite"),
         new CellSpec("redisson", "F2", "critical"),
@@ -108,6 +113,9 @@ public final class Plan {
     }
     for (String f : List.of("none", "F1", "F2", "F6", "F6-maj", "F6-min", "F7")) {
       cells.add(new CellSpec("S10", f, "critical"));
+    }
+    for (String f : List.of("none", "F1", "F2", "F5", "F5-holder", "F6-maj", "F6-min")) {
+      cells.add(new CellSpec("S12-ens", f, "critical"));
     }
     for (String s : List.of("S13-naive", "S13")) {
       for (String f : List.of("none", "F1", "F2", "F3", "F8")) {

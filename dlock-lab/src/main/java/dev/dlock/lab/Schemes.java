@@ -16,8 +16,8 @@ public final class Schemes {
   public static final String OPTIMISTIC = "S2-h2";
 
   /** The ids served by a dlock lock through the public API. */
-  public static final Set<String> LIBRARY = Set.of("S1-h2", "S1-pg", "S3-pg", "S8", "S10", "S12", "S13", "S14",
-      "S14-wait");
+  public static final Set<String> LIBRARY = Set.of("S1-h2", "S1-pg", "S3-pg", "S8", "S10", "S12", "S12-ens", "S13",
+      "S14", "S14-wait");
 
   /**
    * The ids served by a peer library through its public API, as its users drive it, in the

@@ -7,9 +7,10 @@ import java.util.List;
 /**
  * The lab's servers by name: {@code redis} (no persistence), {@code redis-aof} (AOF, fsync always),
  * {@code redlock} (five independent Redis masters), {@code redlock-clock} (the same, with node C's
- * wall clock on a fake clock the lab steps forward: F7), {@code pg}, {@code zk} and {@code sentinel}
- * (a Redis master, a replica and three Sentinels, {@link SentinelSet}). ZooKeeper's URL asks for a
- * session as long as the lab's lease, since the session is what a ZooKeeper lock's holder keeps alive.
+ * wall clock on a fake clock the lab steps forward: F7), {@code pg}, {@code zk}, {@code zk-ensemble}
+ * (three ZooKeeper servers in quorum mode, {@link ZooKeeperEnsemble}) and {@code sentinel} (a Redis
+ * master, a replica and three Sentinels, {@link SentinelSet}). ZooKeeper's URL asks for a session as
+ * long as the lab's lease, since the session is what a ZooKeeper lock's holder keeps alive.
  */
 public final class Servers {
   private Servers() {}
@@ -24,8 +25,9 @@ public final class Servers {
       case "pg" -> PostgresProcess.start(dir);
       case "zk" -> new Renamed(ZooKeeperProcess.start(dir), "?sessionTimeout=" + lease.toMillis() + "ms");
       case "sentinel" -> SentinelSet.start(dir);
-      default -> throw new IllegalArgumentException(
-          "server must be redis, redis-aof, redlock, redlock-clock, pg, zk or sentinel, was '" + name + "'");
+      case "zk-ensemble" -> ZooKeeperEnsemble.start(dir, lease);
+      default -> throw new IllegalArgumentException("server must be redis, redis-aof, redlock, redlock-clock, pg, zk,"
+          + " zk-ensemble or sentinel, was '" + name + "'");
     };
   }
 

@@ -14,8 +14,8 @@ import java.util.Set;
  */
 public final class TerminalReport {
   /** The matrix's columns: no fault, then faults of a worker, of the server, of the clock. */
-  static final List<String> FAULT_ORDER = List.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F4", "F8", "skew",
-      "F6", "F6-maj", "F6-min", "F7");
+  static final List<String> FAULT_ORDER = List.of("none", "F1", "F1-gap", "F2", "F3", "F3-aof", "F4", "F5",
+      "F5-holder", "F6", "F6-maj", "F6-min", "F7", "F8", "skew");
 
   private TerminalReport() {}
 

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,7 +31,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class FaultProxy implements AutoCloseable {
   private static final int CHUNK = 16 * 1024;
 
+  private static final long RETRY_MILLIS = 20;
+
   private final InetSocketAddress target;
+  private final long connectPatienceNanos;
   private final ServerSocket listener;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private final Object gate = new Object();
@@ -38,8 +42,9 @@ public final class FaultProxy implements AutoCloseable {
   private volatile boolean frozen;
   private volatile boolean closed;
 
-  private FaultProxy(InetSocketAddress target) throws IOException {
+  private FaultProxy(InetSocketAddress target, Duration connectPatience) throws IOException {
     this.target = target;
+    this.connectPatienceNanos = connectPatience.toNanos();
     this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     daemon("fault-proxy-accept-" + listener.getLocalPort(), this::acceptLoop).start();
   }
@@ -52,10 +57,31 @@ public final class FaultProxy implements AutoCloseable {
    * @throws IOException if no port could be bound
    */
   public static FaultProxy start(InetSocketAddress target) throws IOException {
+    return start(target, Duration.ZERO);
+  }
+
+  /**
+   * As {@link #start(InetSocketAddress)}, but a connection the target refuses is tried again every
+   * {@value #RETRY_MILLIS} ms for up to {@code connectPatience}, the client's bytes held meanwhile;
+   * only then is the client's connection closed. Why: the proxy accepts a client before it reaches
+   * the target, so a refusal reaches the client as a connection that opened and then closed, which
+   * a client that retries refused connects (a ZooKeeper follower, whose leader opens its port a
+   * moment after the election) takes for a failure of the peer. Retrying here stands in for the
+   * client's own retries.
+   *
+   * @param target          the server, on loopback
+   * @param connectPatience how long to keep trying a target that refuses; zero tries once
+   * @return the running proxy
+   * @throws IOException if no port could be bound
+   */
+  public static FaultProxy start(InetSocketAddress target, Duration connectPatience) throws IOException {
     if (!target.getAddress().isLoopbackAddress()) {
       throw new IllegalArgumentException("a fault proxy only forwards to loopback, not to " + target);
     }
-    return new FaultProxy(target);
+    if (connectPatience == null || connectPatience.isNegative()) {
+      throw new IllegalArgumentException("connectPatience must be zero or positive, was " + connectPatience);
+    }
+    return new FaultProxy(target, connectPatience);
   }
 
   /** @return the loopback port clients connect to */
@@ -117,16 +143,15 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   private void connect(Socket client) {
-    Socket server = new Socket();
-    sockets.add(server);
+    Socket server;
     try {
       awaitThawed();
-      server.connect(target);
+      server = connectTarget();
       client.setTcpNoDelay(true);
       server.setTcpNoDelay(true);
     } catch (IOException | InterruptedException e) {
       closeQuietly(client);
-      closeQuietly(server);
+      sockets.remove(client);
       return;
     }
     connections.incrementAndGet();
@@ -135,6 +160,27 @@ public final class FaultProxy implements AutoCloseable {
       pump(server, client);
     } finally {
       connections.decrementAndGet();
+    }
+  }
+
+  /** A connection to the target, tried again while it refuses and the patience lasts. */
+  private Socket connectTarget() throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + connectPatienceNanos;
+    while (true) {
+      Socket server = new Socket();
+      sockets.add(server);
+      try {
+        server.connect(target);
+        return server;
+      } catch (IOException e) {
+        closeQuietly(server);
+        sockets.remove(server);
+        if (closed || System.nanoTime() - deadline >= 0) {
+          throw e;
+        }
+      }
+      Thread.sleep(RETRY_MILLIS);
+      awaitThawed();
     }
   }
 
