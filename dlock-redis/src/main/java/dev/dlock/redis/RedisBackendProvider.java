@@ -30,9 +30,11 @@ import java.util.Set;
  * through that client's own pub/sub channel. Fair locks, read-write locks and semaphores have keys
  * of their own under the same hash tag ({@code :fair:*}, {@code :rw:*}, {@code :sem:*}), with a
  * FIFO of waiters, per-holder leases on the server's clock, and wake-ups sent only to the clients
- * a release lets in. Tokens come from a per-lock counter in Redis, so they
- * can go backwards when Redis loses data: a restart without persistence, or a failover to a
- * replica that had not received the latest grants ({@code waitReplicas} narrows that window).
+ * a release lets in. A token is the larger of a per-lock counter + 1 and the server's clock in
+ * microseconds, so it keeps rising when Redis loses the counter (a restart without persistence, a
+ * failover to a replica that had not received the latest grants), as long as the server's clock
+ * does not step back; the grant itself is what such a loss can give twice ({@code waitReplicas}
+ * closes that window for failovers).
  */
 public final class RedisBackendProvider implements LockBackendProvider {
 
