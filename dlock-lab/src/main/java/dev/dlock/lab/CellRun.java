@@ -116,7 +116,7 @@ final class CellRun {
     List<String> args = new ArrayList<>(List.of("--scheme", cell.scheme(), "--url",
         links == null ? schemeUrl : links.url(i), "--process", name,
         "--history", dir.resolve(name + ".jsonl").toString(), "--workload", cell.workload(),
-        "--lock", ("lab-" + cell.scheme() + "-" + cell.fault() + "-" + run).replaceAll("[^A-Za-z0-9-]", "-"),
+        "--lock", lock(),
         "--lease-ms", Long.toString(settings.lease().toMillis()),
         "--wait-ms", Long.toString(settings.acquireWait().toMillis()),
         "--work-ms", Long.toString(settings.work().toMillis()),
@@ -126,9 +126,13 @@ final class CellRun {
       // Far enough ahead that every lock it sees looks expired by its clock.
       args.addAll(List.of("--clock-offset-ms", Long.toString(settings.lease().toMillis() * 3)));
     }
-    if (i == 1 && (cell.fault().equals("F1-gap") || pausesAtGap())) {
+    if (i == 1 && (cell.fault().equals("F1-gap") || cell.fault().equals("F4") || pausesAtGap())) {
       args.addAll(List.of("--gap", "--gap-after-ms", Long.toString(settings.faultAt().toMillis())));
-      if (cell.partition() || cell.memberCrash()) {
+      if (cell.fault().equals("F4")) {
+        // Worker 1 stays in the grant the replica never saw until told of its loss: dlock tells it
+        // at its reconnect to the promoted replica, or at the latest at its deadline, within a lease.
+        args.addAll(List.of("--gap-ms", Long.toString(settings.lease().toMillis())));
+      } else if (cell.partition() || cell.memberCrash()) {
         args.addAll(List.of("--gap-ms", Long.toString(settings.pause().toMillis())));
       } else if (ClockJump.onServer(cell)) {
         // Kleppmann's holder: it stays its whole gap, whatever its lock tells it, then writes.
@@ -141,9 +145,20 @@ final class CellRun {
     return args;
   }
 
+  /** The lock every worker of the run takes. */
+  private String lock() {
+    return ("lab-" + cell.scheme() + "-" + cell.fault() + "-" + run).replaceAll("[^A-Za-z0-9-]", "-");
+  }
+
   private void inject(History injector, long start) throws InterruptedException {
     String fault = cell.fault();
     if (fault.equals("none") || fault.equals("skew")) {
+      return;
+    }
+    if (fault.equals("F4")) {
+      // The cut comes at GO, before worker 1's gap arms at faultAt: the grant it holds there is one
+      // the replica never saw.
+      Failover.inject(server, injector, workers.get(0), monitor, lock(), settings);
       return;
     }
     TimeUnit.NANOSECONDS.sleep(start + settings.faultAt().toNanos() - System.nanoTime());
@@ -174,7 +189,6 @@ final class CellRun {
           injector.log("fault", "ok", "", -1, "F2 " + holder.name());
         }
       }
-      case "F4" -> Failover.inject(server, injector, workers, monitor, settings.lease());
       case "F5", "F5-holder" -> crashMember(injector, holder);
       case "F6", "F6-maj", "F6-min" -> partition(injector, holder);
       case "F8" -> {

@@ -29,7 +29,7 @@ public final class Lab implements AutoCloseable {
   private H2Resource resource;
 
   /**
-   * @param settings the shape of every run
+   * @param settings the shape of every run, but F4's lease ({@link LabSettings#forCell})
    * @param urls     backend name ({@code redis}, {@code pg}, {@code zk}, {@code redlock}, {@code h2}) to a
    *                 lock URL of the user's own server
    * @param dir      where the runs' histories go
@@ -81,7 +81,8 @@ public final class Lab implements AutoCloseable {
         String said;
         try {
           LabServer server = server(Plan.server(cell));
-          CellResult r = new CellRun(cell, run, settings, schemeUrl(cell, server), server, h2().url(),
+          LabSettings own = settings.forCell(cell);
+          CellResult r = new CellRun(cell, run, own, schemeUrl(cell, own, server), server, h2().url(),
               h2().connection(), runDir).run();
           results.add(r);
           said = r.verdict().word();
@@ -105,8 +106,8 @@ public final class Lab implements AutoCloseable {
     return List.copyOf(failures);
   }
 
-  /** The lock URL the workers of {@code cell} use. */
-  private String schemeUrl(CellSpec cell, LabServer server) {
+  /** The lock URL the workers of {@code cell}, run with {@code own} settings, use. */
+  private String schemeUrl(CellSpec cell, LabSettings own, LabServer server) {
     String backend = Plan.BACKEND.get(cell.scheme());
     String url = urls.containsKey(backend) ? urls.get(backend) : backend.equals("h2") ? h2().lockUrl() : server.url();
     if (cell.scheme().equals("S3-pg")) {
@@ -114,7 +115,7 @@ public final class Lab implements AutoCloseable {
     }
     if (cell.scheme().equals("S14-wait")) {
       url += (url.contains("?") ? "&" : "?") + "waitReplicas=1&waitTimeout="
-          + Math.max(1, settings.lease().toMillis() / 4) + "ms";
+          + Math.max(1, own.lease().toMillis() / 4) + "ms";
     }
     return url;
   }

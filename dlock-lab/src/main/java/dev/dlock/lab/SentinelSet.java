@@ -144,6 +144,11 @@ public final class SentinelSet implements LabServer {
     }
   }
 
+  /** The master's time to live of {@code key} in milliseconds: -2 if it has no such key, -1 if it never expires. */
+  synchronized long ttlMillis(String key) {
+    return (Long) Resp.call(master.port(), "PTTL", key);
+  }
+
   /**
    * F4's second step: {@code kill -9} of the master, SIGCONT of the cut-off replica once the master
    * is gone, and a wait until the replica says it is the master and every Sentinel names it so.
