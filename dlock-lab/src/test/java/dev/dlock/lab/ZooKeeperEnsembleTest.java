@@ -71,24 +71,31 @@ class ZooKeeperEnsembleTest {
   }
 
   /**
-   * A finding in dlock's ZooKeeper lock. A holder counts its session alive for a session timeout
-   * from the send time of its last renewal (a sync and an exists, answered). But a follower tells
-   * the leader, which expires sessions, of a session's activity only in its next ping reply, up to
-   * half a tick later. Cut the holder's follower off from the others right after it answered a
-   * renewal, and the leader last saw the session before that renewal: it expires the session, and
-   * the lock goes to another client, before dlock tells the holder it lost it.
+   * A finding in dlock's ZooKeeper lock, now fixed. A follower tells the leader, which expires
+   * sessions, of a session's requests only in its next ping reply, up to half a tick later, and
+   * what it forwards (the renewal's sync) does not count there. Cut the holder's follower off from
+   * the others right after it answered a renewal, and the leader last saw the session before that
+   * renewal: dlock, which counted the hold valid for a session timeout from the renewal's send
+   * time, told the holder only after the leader had expired the session and granted the lock to
+   * another client (late in 5 of 6 tries). The holder now counts its hold valid for two fifths of
+   * the timeout from a renewal, less than the leader keeps the session after it whatever the
+   * follower passed on, so it is told first.
    *
-   * <p>This shows it happen: once dlock accounts for the delay, the test fails and is to be turned
-   * around. Up to four tries, each cut timed by watching the holder's traffic.
+   * <p>Four tries, each cut timed by watching the holder's traffic, and each must be in time, with
+   * the lock granted to the other client. A try where the holder lost the lock before the cut (a
+   * loaded machine can delay renewals past the lease of a one-second session) does not count.
    */
   @Test
-  void aFollowerCutOffRightAfterARenewalLetsTheLeaderGrantTheLockBeforeTheHolderIsTold() throws Exception {
+  void aFollowerCutOffRightAfterARenewalLeavesItsHolderToldBeforeTheLeaderGrantsTheLock() throws Exception {
     List<String> tries = new ArrayList<>();
-    for (int attempt = 1; attempt <= 4 && tries.stream().noneMatch(t -> t.startsWith("late")); attempt++) {
-      tries.add(cutRightAfterARenewal("finding-" + attempt));
+    List<String> voided = new ArrayList<>();
+    for (int attempt = 1; attempt <= 8 && tries.size() < 4; attempt++) {
+      String t = cutRightAfterARenewal("cut-" + attempt);
+      (t.startsWith("void") ? voided : tries).add(t);
     }
-    assertThat(tries).as("a try where another client got the lock before the holder was told")
-        .anyMatch(t -> t.startsWith("late"));
+    assertThat(tries).as("tries with a cut while the lock was held (tries lost before it: %s)", voided).hasSize(4)
+        .allMatch(t -> t.matches("in time: granted to another \\d+ ms after the cut, .*"),
+            "the lock granted to another client, after the holder was told");
   }
 
   private static String cutRightAfterARenewal(String lock) throws Exception {
@@ -115,9 +122,21 @@ class ZooKeeperEnsembleTest {
       });
       long cut;
       try {
-        spy.awaitAnsweredRequest(Duration.ofSeconds(5));
+        try {
+          spy.awaitAnsweredRequest(Duration.ofSeconds(5));
+        } catch (AssertionError e) {
+          if (toldAt.get() == 0) {
+            throw e;
+          }
+        }
         zk.isolate(follower);
         cut = System.nanoTime();
+        if (toldAt.get() != 0 && toldAt.get() - cut < 0) {
+          // A loaded machine can delay renewals past a short lease: no hold was left to cut off.
+          String what = "void: the holder lost the lock before the cut: " + held.lost().toCompletableFuture().join();
+          System.out.println("holder on follower " + follower + ", " + what);
+          return what;
+        }
         Optional<Lease> got = waiter.get(10, TimeUnit.SECONDS);
         Poll.until(Duration.ofSeconds(5), () -> {
           if (toldAt.get() == 0) {

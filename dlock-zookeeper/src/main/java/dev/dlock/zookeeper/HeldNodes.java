@@ -23,8 +23,9 @@ import org.apache.zookeeper.data.Stat;
  * owner of this client keeps it), and its deletion is reported lost as soon as the event comes.
  * And a renewal is a real round trip, a sync and an exists of each node, pipelined: it proves, as
  * of a moment after it was sent, that each node still exists as created by the live session, so
- * the engine may count the hold valid from that send time for a session timeout, the longest the
- * server keeps a session that has gone quiet. Losses are reported on the session's own thread,
+ * the engine may count the hold valid from that send time for {@link ZkSession#lease()}, the
+ * shortest time the leader keeps the session from then on (the sync also makes the renewal pass
+ * through the leader, which that bound needs). Losses are reported on the session's own thread,
  * never on ZooKeeper's event thread, where a holder's loss callback could stall every watch.
  */
 final class HeldNodes implements Watcher {

@@ -30,6 +30,7 @@ final class Requests {
   private final long deadline;
   private final Ticker ticker;
   private boolean interrupted;
+  private boolean reachedLeader;
 
   Requests(ZooKeeper zk, long deadline, Ticker ticker) {
     this.zk = zk;
@@ -41,6 +42,14 @@ final class Requests {
     return zk.getSessionId();
   }
 
+  /**
+   * True once a request was sent that a follower passes to the leader (a sync or a write), so
+   * that its answer shows the leader heard from this session's server after it was sent.
+   */
+  boolean reachedLeader() {
+    return reachedLeader;
+  }
+
   /** True if a wait was interrupted (the flag was cleared and is the caller's to restore). */
   boolean interrupted() {
     return interrupted;
@@ -50,6 +59,7 @@ final class Requests {
   record Created(String path, Stat stat) {}
 
   Created create(String path, byte[] data, List<ACL> acl, CreateMode mode) throws KeeperException {
+    reachedLeader = true;
     CompletableFuture<Created> f = new CompletableFuture<>();
     zk.create(path, data, acl, mode, (rc, p, ctx, name, stat) -> settle(f, rc, p, new Created(name, stat)), null);
     return await(f);
@@ -63,6 +73,7 @@ final class Requests {
    */
   List<OpResult> multi(List<Op> ops) throws KeeperException {
     boolean reads = ops.get(0).getKind() == Op.OpKind.READ;
+    reachedLeader |= !reads;
     CompletableFuture<List<OpResult>> f = new CompletableFuture<>();
     zk.multi(ops, (rc, path, ctx, results) -> settle(f, reads && results != null ? 0 : rc, path, results), null);
     return await(f);
@@ -106,18 +117,21 @@ final class Requests {
    * the sync was sent; a read alone may be served by a follower that is behind.
    */
   CompletableFuture<Void> syncLater() {
+    reachedLeader = true;
     CompletableFuture<Void> f = new CompletableFuture<>();
     zk.sync("/", (rc, p, ctx) -> settle(f, rc, p, null), null);
     return f;
   }
 
   void delete(String path) throws KeeperException {
+    reachedLeader = true;
     CompletableFuture<Void> f = new CompletableFuture<>();
     zk.delete(path, -1, (rc, p, ctx) -> settle(f, rc, p, null), null);
     await(f);
   }
 
   void setData(String path, byte[] data) throws KeeperException {
+    reachedLeader = true;
     CompletableFuture<Void> f = new CompletableFuture<>();
     zk.setData(path, data, -1, (rc, p, ctx, stat) -> settle(f, rc, p, null), null);
     await(f);

@@ -16,8 +16,9 @@ import org.apache.curator.framework.state.ConnectionState;
  * Why here and not in the recipes: in ZooKeeper the session is the lease, so a grant ends with
  * its session whatever the kind; the recipes only track which session made each node. SUSPENDED
  * makes the leases uncertain and starts a timer that reports them lost once the session may have
- * expired; LOST, or a reconnect on a new session, reports them lost at once; waiters are woken to
- * queue again on the new session. Every reconnect is also passed on to the engine, which then
+ * expired ({@link ZkSession#lease()} after the last call that reached the leader); LOST, or a
+ * reconnect on a new session, reports them lost at once; waiters are woken to queue again on the
+ * new session. Every reconnect is also passed on to the engine, which then
  * re-checks each hold at once rather than at its next renewal: while the connection was down a
  * node may have been deleted, and its watch event may never come (a watch set on a server that
  * died with the event undelivered).
@@ -58,24 +59,23 @@ final class SessionStates {
   }
 
   /**
-   * The lease becomes uncertain: the server expires the session a session timeout after it last
-   * heard from this client. The client hears from the server at least every two thirds of the
-   * timeout before it suspends (ZooKeeper's read timeout), so the last contact was no earlier than
-   * that, or than the last call of ours that was answered. A tenth of the timeout is kept back
-   * for the delay of the event itself.
+   * The lease becomes uncertain: the session may expire {@link ZkSession#lease()} after the last
+   * answered call that went through the leader, the same bound the engine counts holds by. Not
+   * from the last answer of any kind: a follower cut off from the leader still answers pings and
+   * reads, and the leader hears of them late or never. A tenth of the lease is kept back for the
+   * delay of the report.
    */
   private void suspended() {
     long mine = epoch.incrementAndGet();
-    long now = session.now();
-    long timeout = session.sessionTimeout().toNanos();
-    long lastContact = Math.max(session.lastContact(), now - timeout * 2 / 3);
-    long delay = Math.max(0, lastContact + timeout - timeout / 10 - now);
+    long lease = session.lease().toNanos();
+    long delay = Math.max(0, session.lastContact() + lease - lease / 10 - session.now());
     long sid = session.sessionId();
     CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS).execute(() -> {
       if (epoch.get() == mine && !session.connected()) {
         endSession(sid, String.format("the connection to %s was suspended for longer than the session"
-            + " timeout (%d ms) allows, counted from the last contact: the session may have expired",
-            session.url.redacted(), session.sessionTimeout().toMillis()));
+            + " timeout (%d ms) surely allows: %d ms from the last call that reached the leader, the"
+            + " session may have expired", session.url.redacted(), session.sessionTimeout().toMillis(),
+            session.lease().toMillis()));
       }
     });
   }

@@ -147,7 +147,9 @@ final class ZkSession implements AutoCloseable {
         try {
           requests = new Requests(zk(), deadline, ticker);
           T result = op.run(requests);
-          lastContact.accumulateAndGet(sent, (a, b) -> a - b >= 0 ? a : b);
+          if (requests.reachedLeader()) {
+            lastContact.accumulateAndGet(sent, (a, b) -> a - b >= 0 ? a : b);
+          }
           return result;
         } catch (KeeperException e) {
           if (!retriable(e)) {
@@ -230,7 +232,34 @@ final class ZkSession implements AutoCloseable {
     return negotiated > 0 ? Duration.ofMillis(negotiated) : url.sessionTimeout();
   }
 
-  /** The latest send time (on {@link #now}) of a call that got its answer. */
+  /**
+   * How long the session surely lives, counted from the send time of a call that went through the
+   * leader (a sync or a write) and was answered: two fifths of the session timeout T. Why less
+   * than T: the leader alone expires sessions, and a follower tells it of a session's requests
+   * only in its reply to the leader's next ping (every tickTime/2); the requests it forwards do not
+   * count there. A follower cut off right after it answered may never pass the last ones on. What
+   * the leader has seen by the time it answers a forwarded request sent at {@code s}:
+   * <ul>
+   *   <li>every ping reply the follower sent before it forwarded the request, as both go over its
+   *       one connection to the leader, in order, read by one thread. The last of them left no more
+   *       than one ping interval before {@code s}: tickTime/2, at most T/4, as T is at least two
+   *       ticks (the server's default minSessionTimeout);</li>
+   *   <li>so every request of the session that came to the follower before that reply, and one
+   *       came within T/3 before it: the ZooKeeper client pings after T/3 without sending (half its
+   *       read timeout, 2T/3). The leader then gave the session a whole T.</li>
+   * </ul>
+   * So the leader keeps the session at least T - T/4 - T/3 = 5T/12 after {@code s}; a further
+   * T/60 is kept back for the time requests and pings spend between the machines. Not "from the
+   * renewal before the last one": the engine renews every third of this lease, so with 3T/4 that
+   * renewal could come a ping interval (T/4) or less before the last one and be unreported too,
+   * and rounds are not evenly spaced (a reconnect's re-check, a slow round). Reads alone prove
+   * nothing: a follower cut off from the leader serves them, and pings, for syncLimit ticks.
+   */
+  Duration lease() {
+    return sessionTimeout().multipliedBy(2).dividedBy(5);
+  }
+
+  /** The latest send time (on {@link #now}) of an answered call that went through the leader. */
   long lastContact() {
     return lastContact.get();
   }

@@ -36,10 +36,10 @@ import org.apache.zookeeper.data.Stat;
  * read-write lock and the semaphore decide grants and watches in {@link ReadWriteQueue} and
  * {@link SemaphoreQueue}; every kind's nodes are made and deleted by {@link QueueNodes}, and renew
  * and release are shared here. Why the session is the lease ({@link #sessionLease}): the server
- * drops the node when the session ends, a session timeout after the client was last heard from,
- * whatever lease was asked for. So a renewal extends nothing: it proves that each node is still
- * there and its session alive, and between renewals a watch on each held node reports its
- * deletion ({@link HeldNodes}); {@link SessionStates} reports grants lost when the session is, or
+ * drops the node when the session ends, a session timeout after the leader last heard of the
+ * client (late, through a follower: {@link ZkSession#lease()}), whatever lease was asked for. So
+ * a renewal extends nothing: it proves that each node is still there and its session alive, and
+ * between renewals a watch on each held node reports its deletion ({@link HeldNodes}); {@link SessionStates} reports grants lost when the session is, or
  * may be, gone. A fixed lease ({@code lock(name, leaseTime)}) ends at its deadline by the engine's
  * release, the only way to end it early at the server; if that release cannot reach the server,
  * the node goes with the session, and the holder has been told before.
@@ -76,13 +76,14 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   }
 
   /**
-   * The session timeout the server negotiated: the server deletes a grant's node at the latest
-   * that long after it last heard from this client, whatever lease was asked for. The engine counts
-   * each hold valid for this long from the send time of its last successful {@link #renew}.
+   * Two fifths of the session timeout the server negotiated ({@link ZkSession#lease()}): the
+   * leader may expire the session that long after a renewal was sent through a follower, which
+   * tells it of the session's requests late. The engine counts each hold valid for this long from
+   * the send time of its last successful {@link #renew}, and renews every third of it.
    */
   @Override
   public Optional<Duration> sessionLease() {
-    return Optional.of(session.sessionTimeout());
+    return Optional.of(session.lease());
   }
 
   // ---- acquire
