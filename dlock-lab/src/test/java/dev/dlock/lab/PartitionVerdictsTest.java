@@ -55,9 +55,11 @@ class PartitionVerdictsTest {
   }
 
   @Test
-  void redlockKeepsTheLockWithThreeOfFiveAndLetsGoInTimeWithTwo() throws Exception {
+  void redlockIsSafeWithThreeOfFiveAndLetsGoInTimeWithTwo() throws Exception {
     CellResult majority = run("S10", "F6-maj");
-    assertThat(Checker.lossNotices(majority.events()).told()).as("3 of 5: a loss told").isZero();
+    // With exactly a majority left, one renewal a node answers later than Redlock's per-node
+    // timeout (a loaded machine) costs the lock: then the holder must be told in time, not kept.
+    assertThat(Checker.lossNotices(majority.events()).late()).as("3 of 5: told only after another grant").isZero();
     assertThat(majority.violations()).as("3 of 5: two holders").isZero();
     assertThat(majority.verdict()).isEqualTo(Verdict.SAFE);
 
