@@ -14,19 +14,18 @@ import java.util.Map;
  * <p>Why a server of its own: every other Redlock cell keeps true clocks, and C's clock only ever
  * goes forward, run after run, so no key outlives its TTL for a clock set back.
  */
-final class FakeClockRedlock implements LabServer {
+final class FakeClockRedlock extends RedisGroup {
   /** The node whose clock jumps: C, the third, an index into {@link #ports()}. */
   static final int NODE = 2;
   /** How the injector names that node. */
   static final String NODE_NAME = "node-C";
   private static final int NODES = 5;
 
-  private final List<RedisProcess> nodes;
   private final FakeClock clock;
   private final Path clockDir;
 
   private FakeClockRedlock(List<RedisProcess> nodes, FakeClock clock, Path clockDir) {
-    this.nodes = List.copyOf(nodes);
+    super(nodes);
     this.clock = clock;
     this.clockDir = clockDir;
   }
@@ -70,38 +69,8 @@ final class FakeClockRedlock implements LabServer {
   }
 
   @Override
-  public String url() {
-    return RedisProcess.redlockUrl(nodes);
-  }
-
-  @Override
-  public List<Integer> ports() {
-    return nodes.stream().map(RedisProcess::port).toList();
-  }
-
-  @Override
-  public long pid() {
-    return nodes.get(0).pid();
-  }
-
-  @Override
-  public void pause() {
-    nodes.forEach(RedisProcess::pause);
-  }
-
-  @Override
-  public void resume() {
-    nodes.forEach(RedisProcess::resume);
-  }
-
-  @Override
-  public void restart() {
-    nodes.forEach(RedisProcess::restart);
-  }
-
-  @Override
   public void close() {
-    nodes.forEach(RedisProcess::close);
+    super.close();
     Procs.deleteTree(clockDir);
   }
 

@@ -20,7 +20,7 @@ public final class Servers {
     return switch (name) {
       case "redis" -> RedisProcess.start(dir, RedisProcess.Persistence.NONE);
       case "redis-aof" -> RedisProcess.start(dir, RedisProcess.Persistence.AOF_ALWAYS);
-      case "redlock" -> new Group(RedisProcess.startMany(dir, 5, RedisProcess.Persistence.NONE));
+      case "redlock" -> new RedisGroup(RedisProcess.startMany(dir, 5, RedisProcess.Persistence.NONE));
       case "redlock-clock" -> FakeClockRedlock.start(dir);
       case "pg" -> PostgresProcess.start(dir);
       case "zk" -> new Renamed(ZooKeeperProcess.start(dir), "?sessionTimeout=" + lease.toMillis() + "ms");
@@ -69,41 +69,4 @@ public final class Servers {
     }
   }
 
-  /** Redlock's servers as one: a server fault acts on all of them. */
-  private record Group(List<RedisProcess> nodes) implements LabServer {
-    @Override
-    public String url() {
-      return RedisProcess.redlockUrl(nodes);
-    }
-
-    @Override
-    public List<Integer> ports() {
-      return nodes.stream().map(RedisProcess::port).toList();
-    }
-
-    @Override
-    public long pid() {
-      return nodes.get(0).pid();
-    }
-
-    @Override
-    public void pause() {
-      nodes.forEach(RedisProcess::pause);
-    }
-
-    @Override
-    public void resume() {
-      nodes.forEach(RedisProcess::resume);
-    }
-
-    @Override
-    public void restart() {
-      nodes.forEach(RedisProcess::restart);
-    }
-
-    @Override
-    public void close() {
-      nodes.forEach(RedisProcess::close);
-    }
-  }
 }

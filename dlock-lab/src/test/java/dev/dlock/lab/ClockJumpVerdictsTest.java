@@ -2,14 +2,8 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * F7, a wall clock that jumps forward mid-run (libfaketime, Debian's faketime package: without it
@@ -18,28 +12,11 @@ import org.junit.jupiter.api.Test;
  * resource safe.
  */
 class ClockJumpVerdictsTest {
-  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
-      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
-
-  private static Lab lab;
-
-  @BeforeAll
-  static void open() throws Exception {
-    lab = new Lab(SETTINGS, Map.of(), Files.createTempDirectory("lab-clock-jumps"), new PrintWriter(System.out, true));
-  }
-
-  @AfterAll
-  static void close() {
-    if (lab != null) {
-      lab.close();
-    }
-  }
+  @RegisterExtension
+  static final LabCells lab = new LabCells("lab-clock-jumps");
 
   private static CellResult run(String scheme, String fault) throws Exception {
-    int failed = lab.failures().size();
-    List<CellResult> results = lab.run(List.of(new CellSpec(scheme, fault, "critical")), 1);
-    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
-    CellResult r = results.get(0);
+    CellResult r = lab.run(scheme, fault);
     Checker.LossNotices notices = Checker.lossNotices(r.events());
     System.out.printf("%s x %s: violations %d, overlap %d ms, stale accepted/rejected %d/%d, foreign %d,"
         + " loss notices %d (late %d), grants %d, %s%n", scheme, fault, r.violations(), r.overlapNanos() / 1_000_000,

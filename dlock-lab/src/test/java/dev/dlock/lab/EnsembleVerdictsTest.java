@@ -2,14 +2,8 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * dlock's ZooKeeper lock on a three-server ensemble (S12-ens): a server killed while a worker holds
@@ -24,28 +18,11 @@ import org.junit.jupiter.api.Test;
  * {@link ZooKeeperEnsembleTest} times the cut to the worst moment, right after a renewal.
  */
 class EnsembleVerdictsTest {
-  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
-      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
-
-  private static Lab lab;
-
-  @BeforeAll
-  static void open() throws Exception {
-    lab = new Lab(SETTINGS, Map.of(), Files.createTempDirectory("lab-ensemble"), new PrintWriter(System.out, true));
-  }
-
-  @AfterAll
-  static void close() {
-    if (lab != null) {
-      lab.close();
-    }
-  }
+  @RegisterExtension
+  static final LabCells lab = new LabCells("lab-ensemble");
 
   private static CellResult run(String fault) throws Exception {
-    int failed = lab.failures().size();
-    List<CellResult> results = lab.run(List.of(new CellSpec("S12-ens", fault, "critical")), 1);
-    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
-    return results.get(0);
+    return lab.run("S12-ens", fault);
   }
 
   /**

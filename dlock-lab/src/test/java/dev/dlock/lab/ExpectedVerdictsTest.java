@@ -2,15 +2,9 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The articles' claims and dlock's README, each run as a lab cell on real servers under its real
@@ -19,32 +13,13 @@ import org.junit.jupiter.api.Test;
  * which the guide cites ({@link Recorded}).
  */
 class ExpectedVerdictsTest {
-  /** The quick matrix's shape, with shorter runs and an earlier fault: the build runs these. */
-  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
-      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
-
-  private static Lab lab;
-
-  @BeforeAll
-  static void open() throws Exception {
-    Path dir = Files.createTempDirectory("lab-verdicts");
-    lab = new Lab(SETTINGS, Map.of(), dir, new PrintWriter(System.out, true));
-  }
-
-  @AfterAll
-  static void close() {
-    if (lab != null) {
-      lab.close();
-    }
-  }
+  @RegisterExtension
+  static final LabCells lab = new LabCells("lab-verdicts");
 
   private static CellResult run(String scheme, String fault, String workload) throws Exception {
-    int failed = lab.failures().size();
-    List<CellResult> results = lab.run(List.of(new CellSpec(scheme, fault, workload)), 1);
-    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
-    assertThat(results).hasSize(1);
-    Recorded.assertAgrees(results.get(0));
-    return results.get(0);
+    CellResult result = lab.run(scheme, fault, workload);
+    Recorded.assertAgrees(result);
+    return result;
   }
 
   @Test

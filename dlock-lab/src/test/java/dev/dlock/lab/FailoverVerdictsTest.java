@@ -2,16 +2,10 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Fault F4, failover before replication, on a real master, replica and three Sentinels: dlock's
@@ -30,28 +24,13 @@ import org.junit.jupiter.api.Test;
  * master grants nothing it cannot replicate: every acquire during the cut fails with an error.
  */
 class FailoverVerdictsTest {
-  /** As ExpectedVerdictsTest's: the quick matrix's shape, shorter runs, an earlier fault. */
-  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
-      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
   private static final long LEASE_MS = LabSettings.FAILOVER_LEASE.toMillis();
   private static final double MS = 1e6;
   /** The longest wait between two of a dlock Redis client's reconnect attempts. */
   private static final long RECONNECT_MS = 1000;
 
-  private static Lab lab;
-
-  @BeforeAll
-  static void open() throws Exception {
-    Path dir = Files.createTempDirectory("lab-failover");
-    lab = new Lab(SETTINGS, Map.of(), dir, new PrintWriter(System.out, true));
-  }
-
-  @AfterAll
-  static void close() {
-    if (lab != null) {
-      lab.close();
-    }
-  }
+  @RegisterExtension
+  static final LabCells lab = new LabCells("lab-failover");
 
   @Test
   void withoutWaitTheHolderOfTheLostGrantIsToldAtItsReconnectAndAnotherWorkerMayHoldFirst() throws Exception {
@@ -115,11 +94,7 @@ class FailoverVerdictsTest {
   }
 
   private static CellResult run(String scheme) throws Exception {
-    int failed = lab.failures().size();
-    List<CellResult> results = lab.run(List.of(new CellSpec(scheme, "F4", "critical")), 1);
-    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
-    assertThat(results).hasSize(1);
-    return results.get(0);
+    return lab.run(scheme, "F4");
   }
 
   /** The injector's moments of one F4 run, and the workers' events around them. */

@@ -2,14 +2,9 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * F6: the holder cut off from its servers while the other workers still reach them, through a
@@ -17,28 +12,11 @@ import org.junit.jupiter.api.Test;
  * before the server can grant the lock to anyone else, so it leaves before a second holder exists.
  */
 class PartitionVerdictsTest {
-  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
-      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
-
-  private static Lab lab;
-
-  @BeforeAll
-  static void open() throws Exception {
-    lab = new Lab(SETTINGS, Map.of(), Files.createTempDirectory("lab-partitions"), new PrintWriter(System.out, true));
-  }
-
-  @AfterAll
-  static void close() {
-    if (lab != null) {
-      lab.close();
-    }
-  }
+  @RegisterExtension
+  static final LabCells lab = new LabCells("lab-partitions");
 
   private static CellResult run(String scheme, String fault) throws Exception {
-    int failed = lab.failures().size();
-    List<CellResult> results = lab.run(List.of(new CellSpec(scheme, fault, "critical")), 1);
-    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
-    return results.get(0);
+    return lab.run(scheme, fault);
   }
 
   @Test

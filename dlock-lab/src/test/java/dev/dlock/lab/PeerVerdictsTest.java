@@ -2,15 +2,8 @@ package dev.dlock.lab;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The peer libraries under the articles' fault, a holder paused (SIGSTOP) for two leases right
@@ -18,31 +11,11 @@ import org.junit.jupiter.api.Test;
  * between them should know. A verdict that changes is a finding about the peer or the lab.
  */
 class PeerVerdictsTest {
-  /** As ExpectedVerdictsTest: the quick matrix's shape with a shorter run and an earlier fault. */
-  private static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
-      Duration.ofMillis(40), Duration.ofSeconds(1), Duration.ofMillis(500), 100);
-
-  private static Lab lab;
-
-  @BeforeAll
-  static void open() throws Exception {
-    Path dir = Files.createTempDirectory("lab-peers");
-    lab = new Lab(SETTINGS, Map.of(), dir, new PrintWriter(System.out, true));
-  }
-
-  @AfterAll
-  static void close() {
-    if (lab != null) {
-      lab.close();
-    }
-  }
+  @RegisterExtension
+  static final LabCells lab = new LabCells("lab-peers");
 
   private static CellResult pausedHolder(String scheme) throws Exception {
-    int failed = lab.failures().size();
-    List<CellResult> results = lab.run(List.of(new CellSpec(scheme, "F2", "critical")), 1);
-    assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
-    assertThat(results).hasSize(1);
-    return results.get(0);
+    return lab.run(scheme, "F2");
   }
 
   /** Two holders, and nothing to stop the paused one's write: the resource takes it. */
