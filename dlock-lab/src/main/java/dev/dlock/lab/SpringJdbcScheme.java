@@ -2,9 +2,6 @@ package dev.dlock.lab;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
-import java.util.ConcurrentModificationException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 import org.springframework.integration.jdbc.lock.DefaultLockRepository;
 import org.springframework.integration.jdbc.lock.JdbcLockRegistry;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -19,7 +16,7 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * <p>Why no renewal: the registry renews only when its user calls {@code renewLock}; a user who
  * sets a time to live longer than the work needs none, and the lab's work is far shorter than its
  * lease. The time to live is by the client's clock. The registry never tells a holder its time is
- * up and has no token; its {@code unlock()} throws {@link ConcurrentModificationException} when
+ * up and has no token; its {@code unlock()} throws {@code ConcurrentModificationException} when
  * the row is no longer this client's, which is a release that freed nothing.
  */
 final class SpringJdbcScheme implements Scheme {
@@ -54,18 +51,7 @@ final class SpringJdbcScheme implements Scheme {
   @Override
   public Held acquire(String lock, Duration lease, Duration wait) throws Exception {
     Schemes.checkLease("spring-jdbc", this.lease, lease);
-    Lock l = registry.obtain(lock);
-    if (!l.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-      return null;
-    }
-    return new PlainHeld(() -> {
-      try {
-        l.unlock();
-        return process;
-      } catch (ConcurrentModificationException e) {
-        return ""; // "Lock was released in the store due to expiration"
-      }
-    });
+    return SpringLocks.tryLock(registry, lock, wait, process);
   }
 
   @Override

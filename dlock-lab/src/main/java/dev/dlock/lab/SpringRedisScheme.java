@@ -1,9 +1,6 @@
 package dev.dlock.lab;
 
 import java.time.Duration;
-import java.util.ConcurrentModificationException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 import org.springframework.data.redis.connection.RedisPassword;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -19,7 +16,7 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * {@code expireAfter} once it is given a {@code TaskScheduler}, which is how a user keeps a short
  * expiry for a dead holder and still runs work longer than it; that is the watchdog the other
  * peers have, so the lab turns it on. The registry never tells a holder its lock expired and has
- * no token; its {@code unlock()} throws {@link ConcurrentModificationException} when the key is no
+ * no token; its {@code unlock()} throws {@code ConcurrentModificationException} when the key is no
  * longer this registry's, which is a release that freed nothing.
  */
 final class SpringRedisScheme implements Scheme {
@@ -55,18 +52,7 @@ final class SpringRedisScheme implements Scheme {
   @Override
   public Held acquire(String lock, Duration lease, Duration wait) throws Exception {
     Schemes.checkLease("spring-redis", this.lease, lease);
-    Lock l = registry.obtain(lock);
-    if (!l.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-      return null;
-    }
-    return new PlainHeld(() -> {
-      try {
-        l.unlock();
-        return process;
-      } catch (ConcurrentModificationException e) {
-        return ""; // "Lock was released in the store due to expiration"
-      }
-    });
+    return SpringLocks.tryLock(registry, lock, wait, process);
   }
 
   @Override
