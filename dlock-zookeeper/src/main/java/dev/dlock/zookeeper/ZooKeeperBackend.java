@@ -39,8 +39,8 @@ import org.apache.zookeeper.data.Stat;
  * drops the node when the session ends, a session timeout after the leader last heard of the
  * client (late, through a follower: {@link ZkSession#lease()}), whatever lease was asked for. So
  * a renewal extends nothing: it proves that each node is still there and its session alive, and
- * between renewals a watch on each held node reports its deletion ({@link HeldNodes}); {@link SessionStates} reports grants lost when the session is, or
- * may be, gone. A fixed lease ({@code lock(name, leaseTime)}) ends at its deadline by the engine's
+ * between renewals a watch on each held node reports its deletion ({@link HeldNodes});
+ * {@link SessionStates} reports grants lost when the session is, or may be, gone. A fixed lease ({@code lock(name, leaseTime)}) ends at its deadline by the engine's
  * release, the only way to end it early at the server; if that release cannot reach the server,
  * the node goes with the session, and the holder has been told before.
  */
