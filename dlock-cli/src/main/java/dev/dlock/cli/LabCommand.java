@@ -107,7 +107,8 @@ final class LabCommand implements Callable<Integer> {
     out.println();
     out.print(TerminalReport.render(grouped));
     String took = Duration.ofNanos(System.nanoTime() - t0).toSeconds() + " s";
-    HtmlReport.write(report, grouped, "dlock lab", "Ran " + cells.size() + " cells x " + runs + " runs in " + took + ".");
+    HtmlReport.write(report, grouped, "dlock lab", "Ran " + cells.size() + " cells x " + runs + " runs in " + took + ".",
+        guideFrom(report, Path.of("")));
     out.printf("%nReport: %s (%s)%n", report.toAbsolutePath(), took);
     if (record != null) {
       List<String> args = spec.commandLine().getParseResult().originalArgs();
@@ -122,5 +123,19 @@ final class LabCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("dlock lab: could not run " + f);
     }
     return failures.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * The guide as the report's links must name it: relative to the report's folder when
+   * {@code workingDir} holds the guide (a checkout of dlock), so a report written anywhere still
+   * links to it; otherwise the guide's place in the repository.
+   */
+  static String guideFrom(Path report, Path workingDir) {
+    Path guide = workingDir.resolve(HtmlReport.GUIDE).toAbsolutePath().normalize();
+    if (!Files.isRegularFile(guide)) {
+      return HtmlReport.GUIDE;
+    }
+    Path folder = report.toAbsolutePath().normalize().getParent();
+    return folder.relativize(guide).toString().replace('\\', '/');
   }
 }

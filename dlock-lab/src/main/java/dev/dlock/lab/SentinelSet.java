@@ -1,5 +1,8 @@
 package dev.dlock.lab;
 
+import io.lettuce.core.KillArgs;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,10 +29,12 @@ public final class SentinelSet implements LabServer {
   private static final long POLL_MILLIS = 50;
 
   private final List<RedisNode> sentinels;
+  private final RedisAdmin admin;
   private RedisNode master;
   private RedisNode replica;
 
-  private SentinelSet(RedisNode master, RedisNode replica, List<RedisNode> sentinels) {
+  private SentinelSet(RedisNode master, RedisNode replica, List<RedisNode> sentinels, RedisAdmin admin) {
+    this.admin = admin;
     this.master = master;
     this.replica = replica;
     this.sentinels = List.copyOf(sentinels);
@@ -38,23 +43,25 @@ public final class SentinelSet implements LabServer {
   /** Starts the five processes in new folders under {@code baseDir}; returns once the Sentinels are ready. */
   public static SentinelSet start(Path baseDir) {
     List<RedisNode> started = new ArrayList<>();
+    RedisAdmin admin = new RedisAdmin();
     try {
       RedisNode master = RedisNode.startServer(baseDir, 0);
       started.add(master);
       RedisNode replica = RedisNode.startServer(baseDir, master.port());
       started.add(replica);
       // In sync before the Sentinels start: their first INFO of the master then names the replica.
-      await("the replica in sync", () -> inSync(master, replica), started);
+      await("the replica in sync", () -> inSync(admin, master, replica), started);
       List<RedisNode> sentinels = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         RedisNode s = RedisNode.startSentinel(baseDir, master.port());
         started.add(s);
         sentinels.add(s);
       }
-      SentinelSet set = new SentinelSet(master, replica, sentinels);
+      SentinelSet set = new SentinelSet(master, replica, sentinels, admin);
       set.awaitSteady();
       return set;
     } catch (RuntimeException e) {
+      admin.close();
       for (RedisNode n : started) {
         try {
           n.close();
@@ -110,7 +117,7 @@ public final class SentinelSet implements LabServer {
     master.restart();
     replica.follow(master.port());
     replica.restart();
-    await("the replica in sync", () -> inSync(master, replica), all());
+    await("the replica in sync", () -> inSync(admin, master, replica), all());
     for (RedisNode s : sentinels) {
       s.follow(master.port());
       s.restart();
@@ -128,16 +135,20 @@ public final class SentinelSet implements LabServer {
    */
   synchronized long cutOffReplica() {
     awaitSteady();
-    List<Object> acked = Resp.calls(master.port(), List.of(new String[] {"SET", "dlock-lab:cut", "1"},
-        new String[] {"WAIT", "1", "5000"}));
-    if ((Long) acked.get(1) < 1) {
+    long acked = admin.server(master.port(), r -> {
+      r.set("dlock-lab:cut", "1");
+      return r.waitForReplication(1, 5000);
+    });
+    if (acked < 1) {
       throw new IllegalStateException("the replica " + replica + " did not acknowledge the master's writes within 5 s");
     }
     replica.pause();
     try {
-      Resp.call(master.port(), "CLIENT", "KILL", "TYPE", "replica");
-      List<?> time = (List<?>) Resp.call(master.port(), "TIME");
-      return Long.parseLong((String) time.get(0)) * 1_000_000 + Long.parseLong((String) time.get(1));
+      List<String> time = admin.server(master.port(), r -> {
+        r.clientKill(KillArgs.Builder.typeSlave());
+        return r.time();
+      });
+      return Long.parseLong(time.get(0)) * 1_000_000 + Long.parseLong(time.get(1));
     } catch (RuntimeException e) {
       replica.resume();
       throw e;
@@ -146,7 +157,7 @@ public final class SentinelSet implements LabServer {
 
   /** The master's time to live of {@code key} in milliseconds: -2 if it has no such key, -1 if it never expires. */
   synchronized long ttlMillis(String key) {
-    return (Long) Resp.call(master.port(), "PTTL", key);
+    return admin.server(master.port(), r -> r.pttl(key));
   }
 
   /**
@@ -161,13 +172,13 @@ public final class SentinelSet implements LabServer {
     master = replica;
     replica = old;
     await("the Sentinels to promote " + master, () -> {
-      String role = role(master);
+      String role = role(admin, master);
       if (!role.equals("master")) {
         return master + " is still a " + role;
       }
       for (RedisNode s : sentinels) {
-        List<?> addr = (List<?>) Resp.call(s.port(), "SENTINEL", "GET-MASTER-ADDR-BY-NAME", RedisNode.MASTER_NAME);
-        if (addr == null || !String.valueOf(master.port()).equals(addr.get(1))) {
+        SocketAddress addr = admin.sentinel(s.port(), c -> c.getMasterAddrByName(RedisNode.MASTER_NAME));
+        if (!(addr instanceof InetSocketAddress a) || a.getPort() != master.port()) {
           return s + " names " + addr + " as master";
         }
       }
@@ -182,7 +193,7 @@ public final class SentinelSet implements LabServer {
   synchronized void rejoin() {
     replica.follow(master.port());
     replica.restart();
-    await("the old master in sync as a replica", () -> inSync(master, replica), all());
+    await("the old master in sync as a replica", () -> inSync(admin, master, replica), all());
   }
 
   /**
@@ -191,12 +202,12 @@ public final class SentinelSet implements LabServer {
    */
   private void awaitSteady() {
     await("the Sentinels to see the master, the replica and each other", () -> {
-      String sync = inSync(master, replica);
+      String sync = inSync(admin, master, replica);
       if (sync != null) {
         return sync;
       }
       for (RedisNode s : sentinels) {
-        Map<String, String> m = Resp.fields(s.port(), "SENTINEL", "MASTER", RedisNode.MASTER_NAME);
+        Map<String, String> m = admin.sentinel(s.port(), c -> c.master(RedisNode.MASTER_NAME));
         if (!String.valueOf(master.port()).equals(m.get("port")) || !"master".equals(m.get("flags"))) {
           return s + " sees master " + m.get("ip") + ":" + m.get("port") + " flags " + m.get("flags")
               + ", not 127.0.0.1:" + master.port();
@@ -204,11 +215,11 @@ public final class SentinelSet implements LabServer {
         if (!"2".equals(m.get("num-other-sentinels"))) {
           return s + " sees " + m.get("num-other-sentinels") + " other Sentinel(s), not 2";
         }
-        List<?> replicas = (List<?>) Resp.call(s.port(), "SENTINEL", "REPLICAS", RedisNode.MASTER_NAME);
+        List<Map<String, String>> replicas = admin.sentinel(s.port(), c -> c.replicas(RedisNode.MASTER_NAME));
         if (replicas.size() != 1) {
           return s + " sees " + replicas.size() + " replicas, not 1";
         }
-        Map<String, String> r = Resp.pairs(replicas.get(0));
+        Map<String, String> r = replicas.get(0);
         if (!String.valueOf(replica.port()).equals(r.get("port")) || !"slave".equals(r.get("flags"))
             || !"ok".equals(r.get("master-link-status"))) {
           return s + " sees replica " + r.get("ip") + ":" + r.get("port") + " flags " + r.get("flags")
@@ -220,8 +231,8 @@ public final class SentinelSet implements LabServer {
   }
 
   /** Null if {@code master} has {@code replica} online; else what it has. */
-  private static String inSync(RedisNode master, RedisNode replica) {
-    String info = (String) Resp.call(master.port(), "INFO", "replication");
+  private static String inSync(RedisAdmin admin, RedisNode master, RedisNode replica) {
+    String info = admin.server(master.port(), r -> r.info("replication"));
     if (info.contains("slave0:ip=127.0.0.1,port=" + replica.port() + ",state=online")) {
       return null;
     }
@@ -229,8 +240,8 @@ public final class SentinelSet implements LabServer {
         + info.lines().filter(l -> l.startsWith("role") || l.startsWith("slave")).collect(Collectors.joining(" "));
   }
 
-  private static String role(RedisNode node) {
-    String info = (String) Resp.call(node.port(), "INFO", "replication");
+  private static String role(RedisAdmin admin, RedisNode node) {
+    String info = admin.server(node.port(), r -> r.info("replication"));
     return info.lines().filter(l -> l.startsWith("role:")).map(l -> l.substring(5).trim()).findFirst().orElse("?");
   }
 
@@ -277,6 +288,7 @@ public final class SentinelSet implements LabServer {
   @Override
   public synchronized void close() {
     RuntimeException failure = null;
+    admin.close();
     for (RedisNode n : all()) {
       try {
         n.close();

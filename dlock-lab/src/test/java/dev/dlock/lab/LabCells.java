@@ -15,8 +15,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * first cell, on servers of its own, and closed after its last. The shape is the quick matrix's
  * with shorter runs and an earlier fault, so the build runs these cells in seconds each.
  *
- * <p>Why one place: every verdict class runs its cells the same way, one at a time, and a run that
- * could not run must fail the test, not vanish from the results.
+ * <p>Why one place: every verdict class runs its cells the same way, one at a time; a run that
+ * could not run must fail the test, not vanish from the results; and no live verdict may drift from
+ * the record.
  */
 final class LabCells implements AfterAllCallback {
   static final LabSettings SETTINGS = new LabSettings(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
@@ -35,7 +36,10 @@ final class LabCells implements AfterAllCallback {
     return run(scheme, fault, "critical");
   }
 
-  /** Runs one cell once and returns its result; fails if the run could not run. */
+  /**
+   * Runs one cell once and returns its result; fails if the run could not run, or if its verdict
+   * is not the one the committed record (which the guide cites) holds for the cell.
+   */
   CellResult run(String scheme, String fault, String workload) throws Exception {
     if (lab == null) {
       lab = new Lab(SETTINGS, Map.of(), Files.createTempDirectory(prefix), new PrintWriter(System.out, true));
@@ -44,6 +48,7 @@ final class LabCells implements AfterAllCallback {
     List<CellResult> results = lab.run(List.of(new CellSpec(scheme, fault, workload)), 1);
     assertThat(lab.failures().subList(failed, lab.failures().size())).as("runs that could not run").isEmpty();
     assertThat(results).hasSize(1);
+    Recorded.assertAgrees(results.get(0));
     return results.get(0);
   }
 
