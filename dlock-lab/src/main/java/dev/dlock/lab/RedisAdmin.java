@@ -30,21 +30,23 @@ final class RedisAdmin implements AutoCloseable {
         .timeoutOptions(TimeoutOptions.enabled(TIMEOUT)).build());
   }
 
-  /** Runs {@code call} on a connection of its own to the redis-server on {@code port}. */
-  <T> T server(int port, Function<RedisCommands<String, String>, T> call) {
+  /** Runs {@code call} (the commands {@code command} names) on a connection of its own to the server on {@code port}. */
+  <T> T server(int port, String command, Function<RedisCommands<String, String>, T> call) {
     try (StatefulRedisConnection<String, String> c = client.connect(uri(port))) {
       return call.apply(c.sync());
     } catch (RedisException e) {
-      throw new IllegalStateException("redis-server on 127.0.0.1:" + port + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "redis-server on 127.0.0.1:" + port + " failed " + command + ": " + e.getMessage(), e);
     }
   }
 
-  /** Runs {@code call} on a connection of its own to the Sentinel on {@code port}. */
-  <T> T sentinel(int port, Function<RedisSentinelCommands<String, String>, T> call) {
+  /** Runs {@code call} (the command {@code command} names) on a connection of its own to the Sentinel on {@code port}. */
+  <T> T sentinel(int port, String command, Function<RedisSentinelCommands<String, String>, T> call) {
     try (StatefulRedisSentinelConnection<String, String> c = client.connectSentinel(uri(port))) {
       return call.apply(c.sync());
     } catch (RedisException e) {
-      throw new IllegalStateException("Sentinel on 127.0.0.1:" + port + " failed: " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "Sentinel on 127.0.0.1:" + port + " failed " + command + ": " + e.getMessage(), e);
     }
   }
 

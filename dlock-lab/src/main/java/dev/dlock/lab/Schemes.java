@@ -71,8 +71,8 @@ public final class Schemes {
       case "redisson-fenced" -> new RedissonScheme(url, process, lease, true);
       case "curator" -> new CuratorScheme(url, process, lease);
       case "shedlock-jdbc" -> new ShedLockScheme(url, process, lease);
-      case "spring-jdbc" -> new SpringJdbcScheme(url, process, lease);
-      case "spring-redis" -> new SpringRedisScheme(url, process, lease);
+      case "spring-jdbc" -> SpringJdbcScheme.open(url, process, lease);
+      case "spring-redis" -> SpringRedisScheme.open(url, process, lease);
       case OPTIMISTIC -> throw new IllegalArgumentException(
           "scheme S2-h2 takes no lock: the flash workload updates the stock optimistically");
       default -> throw new IllegalArgumentException("unknown scheme id '" + id + "'");

@@ -135,7 +135,7 @@ public final class SentinelSet implements LabServer {
    */
   synchronized long cutOffReplica() {
     awaitSteady();
-    long acked = admin.server(master.port(), r -> {
+    long acked = admin.server(master.port(), "SET, WAIT 1", r -> {
       r.set("dlock-lab:cut", "1");
       return r.waitForReplication(1, 5000);
     });
@@ -144,7 +144,7 @@ public final class SentinelSet implements LabServer {
     }
     replica.pause();
     try {
-      List<String> time = admin.server(master.port(), r -> {
+      List<String> time = admin.server(master.port(), "CLIENT KILL TYPE replica, TIME", r -> {
         r.clientKill(KillArgs.Builder.typeSlave());
         return r.time();
       });
@@ -157,7 +157,7 @@ public final class SentinelSet implements LabServer {
 
   /** The master's time to live of {@code key} in milliseconds: -2 if it has no such key, -1 if it never expires. */
   synchronized long ttlMillis(String key) {
-    return admin.server(master.port(), r -> r.pttl(key));
+    return admin.server(master.port(), "PTTL " + key, r -> r.pttl(key));
   }
 
   /**
@@ -177,7 +177,8 @@ public final class SentinelSet implements LabServer {
         return master + " is still a " + role;
       }
       for (RedisNode s : sentinels) {
-        SocketAddress addr = admin.sentinel(s.port(), c -> c.getMasterAddrByName(RedisNode.MASTER_NAME));
+        SocketAddress addr = admin.sentinel(s.port(), "SENTINEL get-master-addr-by-name",
+            c -> c.getMasterAddrByName(RedisNode.MASTER_NAME));
         if (!(addr instanceof InetSocketAddress a) || a.getPort() != master.port()) {
           return s + " names " + addr + " as master";
         }
@@ -207,7 +208,7 @@ public final class SentinelSet implements LabServer {
         return sync;
       }
       for (RedisNode s : sentinels) {
-        Map<String, String> m = admin.sentinel(s.port(), c -> c.master(RedisNode.MASTER_NAME));
+        Map<String, String> m = admin.sentinel(s.port(), "SENTINEL MASTER", c -> c.master(RedisNode.MASTER_NAME));
         if (!String.valueOf(master.port()).equals(m.get("port")) || !"master".equals(m.get("flags"))) {
           return s + " sees master " + m.get("ip") + ":" + m.get("port") + " flags " + m.get("flags")
               + ", not 127.0.0.1:" + master.port();
@@ -215,7 +216,8 @@ public final class SentinelSet implements LabServer {
         if (!"2".equals(m.get("num-other-sentinels"))) {
           return s + " sees " + m.get("num-other-sentinels") + " other Sentinel(s), not 2";
         }
-        List<Map<String, String>> replicas = admin.sentinel(s.port(), c -> c.replicas(RedisNode.MASTER_NAME));
+        List<Map<String, String>> replicas =
+            admin.sentinel(s.port(), "SENTINEL REPLICAS", c -> c.replicas(RedisNode.MASTER_NAME));
         if (replicas.size() != 1) {
           return s + " sees " + replicas.size() + " replicas, not 1";
         }
@@ -232,7 +234,7 @@ public final class SentinelSet implements LabServer {
 
   /** Null if {@code master} has {@code replica} online; else what it has. */
   private static String inSync(RedisAdmin admin, RedisNode master, RedisNode replica) {
-    String info = admin.server(master.port(), r -> r.info("replication"));
+    String info = admin.server(master.port(), "INFO replication", r -> r.info("replication"));
     if (info.contains("slave0:ip=127.0.0.1,port=" + replica.port() + ",state=online")) {
       return null;
     }
@@ -241,7 +243,7 @@ public final class SentinelSet implements LabServer {
   }
 
   private static String role(RedisAdmin admin, RedisNode node) {
-    String info = admin.server(node.port(), r -> r.info("replication"));
+    String info = admin.server(node.port(), "INFO replication", r -> r.info("replication"));
     return info.lines().filter(l -> l.startsWith("role:")).map(l -> l.substring(5).trim()).findFirst().orElse("?");
   }
 

@@ -33,16 +33,7 @@ final class ShedLockScheme implements Scheme {
   ShedLockScheme(String url, String process, Duration lease) throws Exception {
     this.process = process;
     this.lease = lease;
-    pool = new HikariDataSource();
-    try {
-      pool.setJdbcUrl(PeerUrl.jdbc(url));
-      pool.setMaximumPoolSize(2);
-      pool.setPoolName("shedlock-" + process);
-      PeerTables.create(pool, PeerTables.SHEDLOCK);
-    } catch (Exception e) {
-      pool.close();
-      throw e;
-    }
+    pool = PeerPool.open(url, "shedlock-" + process, PeerTables.SHEDLOCK);
     provider = new JdbcTemplateLockProvider(JdbcTemplateLockProvider.Configuration.builder()
         .withJdbcTemplate(new JdbcTemplate(pool)).usingDbTime().withLockedByValue(process).build());
   }

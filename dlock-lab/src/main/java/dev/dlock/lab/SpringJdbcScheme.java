@@ -19,22 +19,14 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
  * up and has no token; its {@code unlock()} throws {@code ConcurrentModificationException} when
  * the row is no longer this client's, which is a release that freed nothing.
  */
-final class SpringJdbcScheme implements Scheme {
-  private final HikariDataSource pool;
-  private final DefaultLockRepository repository;
-  private final JdbcLockRegistry registry;
-  private final String process;
-  private final Duration lease;
+final class SpringJdbcScheme {
+  private SpringJdbcScheme() {}
 
-  SpringJdbcScheme(String url, String process, Duration lease) throws Exception {
-    this.process = process;
-    this.lease = lease;
-    pool = new HikariDataSource();
+  /** Opens the peer for worker {@code process} on the PostgreSQL at peer URL {@code url}. */
+  static Scheme open(String url, String process, Duration lease) throws Exception {
+    HikariDataSource pool = PeerPool.open(url, "spring-jdbc-" + process, PeerTables.INT_LOCK);
+    DefaultLockRepository repository;
     try {
-      pool.setJdbcUrl(PeerUrl.jdbc(url));
-      pool.setMaximumPoolSize(2);
-      pool.setPoolName("spring-jdbc-" + process);
-      PeerTables.create(pool, PeerTables.INT_LOCK);
       repository = new DefaultLockRepository(pool);
       repository.setTimeToLive(Math.toIntExact(lease.toMillis()));
       repository.setTransactionManager(new DataSourceTransactionManager(pool));
@@ -45,26 +37,12 @@ final class SpringJdbcScheme implements Scheme {
       pool.close();
       throw e;
     }
-    registry = new JdbcLockRegistry(repository);
-  }
-
-  @Override
-  public Held acquire(String lock, Duration lease, Duration wait) throws Exception {
-    Schemes.checkLease("spring-jdbc", this.lease, lease);
-    return SpringLocks.tryLock(registry, lock, wait, process);
-  }
-
-  @Override
-  public boolean fenced() {
-    return false;
-  }
-
-  @Override
-  public void close() {
-    try {
-      repository.close(); // deletes the rows this client still holds
-    } finally {
-      pool.close();
-    }
+    return new SpringLockScheme("spring-jdbc", new JdbcLockRegistry(repository), process, lease, () -> {
+      try {
+        repository.close(); // deletes the rows this client still holds
+      } finally {
+        pool.close();
+      }
+    });
   }
 }

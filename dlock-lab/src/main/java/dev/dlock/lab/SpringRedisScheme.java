@@ -19,17 +19,12 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * no token; its {@code unlock()} throws {@code ConcurrentModificationException} when the key is no
  * longer this registry's, which is a release that freed nothing.
  */
-final class SpringRedisScheme implements Scheme {
-  private final LettuceConnectionFactory factory;
-  private final ThreadPoolTaskScheduler renewal;
-  private final RedisLockRegistry registry;
-  private final String process;
-  private final Duration lease;
+final class SpringRedisScheme {
+  private SpringRedisScheme() {}
 
-  SpringRedisScheme(String url, String process, Duration lease) {
+  /** Opens the peer for worker {@code process} on the Redis at peer URL {@code url}. */
+  static Scheme open(String url, String process, Duration lease) {
     PeerUrl.Redis redis = PeerUrl.redis(url);
-    this.process = process;
-    this.lease = lease;
     RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
     server.setDatabase(redis.database());
     if (redis.user() != null) {
@@ -38,35 +33,22 @@ final class SpringRedisScheme implements Scheme {
     if (redis.password() != null) {
       server.setPassword(RedisPassword.of(redis.password()));
     }
-    factory = new LettuceConnectionFactory(server);
+    LettuceConnectionFactory factory = new LettuceConnectionFactory(server);
     factory.setEagerInitialization(true); // connect now, so READY means connected
     factory.afterPropertiesSet();
     factory.start();
-    renewal = new ThreadPoolTaskScheduler();
+    ThreadPoolTaskScheduler renewal = new ThreadPoolTaskScheduler();
     renewal.setThreadNamePrefix("lock-renewal-");
     renewal.initialize();
-    registry = new RedisLockRegistry(factory, "lab-spring-redis", lease.toMillis());
+    RedisLockRegistry registry = new RedisLockRegistry(factory, "lab-spring-redis", lease.toMillis());
     registry.setRenewalTaskScheduler(renewal);
-  }
-
-  @Override
-  public Held acquire(String lock, Duration lease, Duration wait) throws Exception {
-    Schemes.checkLease("spring-redis", this.lease, lease);
-    return SpringLocks.tryLock(registry, lock, wait, process);
-  }
-
-  @Override
-  public boolean fenced() {
-    return false;
-  }
-
-  @Override
-  public void close() {
-    try {
-      registry.destroy();
-      renewal.shutdown();
-    } finally {
-      factory.destroy();
-    }
+    return new SpringLockScheme("spring-redis", registry, process, lease, () -> {
+      try {
+        registry.destroy();
+        renewal.shutdown();
+      } finally {
+        factory.destroy();
+      }
+    });
   }
 }

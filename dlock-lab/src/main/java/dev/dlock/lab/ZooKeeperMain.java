@@ -35,16 +35,6 @@ public final class ZooKeeperMain {
         "admin.enableServer=false",
         "4lw.commands.whitelist=srvr",
         ""));
-    Thread server = new Thread(() -> ZooKeeperServerMain.main(new String[] {cfg.toString()}), "zookeeper");
-    server.setDaemon(true);
-    server.setUncaughtExceptionHandler((t, e) -> {
-      e.printStackTrace();
-      System.exit(2); // a server that cannot run must not leave a JVM waiting on stdin
-    });
-    server.start();
-    while (System.in.read() >= 0) {
-      // until the lab closes the pipe, or dies
-    }
-    System.exit(0);
+    StdinBound.serve("zookeeper", () -> ZooKeeperServerMain.main(new String[] {cfg.toString()}));
   }
 }

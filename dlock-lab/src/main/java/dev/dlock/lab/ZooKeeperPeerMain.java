@@ -21,16 +21,6 @@ public final class ZooKeeperPeerMain {
     if (args.length != 1 || !Files.isRegularFile(Path.of(args[0]))) {
       throw new IllegalArgumentException("usage: ZooKeeperPeerMain <zoo.cfg>, was " + String.join(" ", args));
     }
-    Thread server = new Thread(() -> QuorumPeerMain.main(args), "zookeeper-peer");
-    server.setDaemon(true);
-    server.setUncaughtExceptionHandler((t, e) -> {
-      e.printStackTrace();
-      System.exit(2); // a member that cannot run must not leave a JVM waiting on stdin
-    });
-    server.start();
-    while (System.in.read() >= 0) {
-      // until the lab closes the pipe, or dies
-    }
-    System.exit(0);
+    StdinBound.serve("zookeeper-peer", () -> QuorumPeerMain.main(args));
   }
 }
