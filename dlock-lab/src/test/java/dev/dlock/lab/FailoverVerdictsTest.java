@@ -37,6 +37,9 @@ class FailoverVerdictsTest {
     CellResult r = run("S14");
     Moments m = new Moments(r.events());
     Event held = m.last(e -> e.process().equals("w1") && e.op().equals("enter") && e.nanos() < m.kill, "w1 enter");
+    long nowMicros = System.currentTimeMillis() * 1000;
+    assertThat(m.cutClock).as("the master's clock at the cut (us), read with TIME on this host's clock")
+        .isBetween(nowMicros - 600_000_000L, nowMicros);
     assertThat(held.token()).as("worker 1's token at the kill against the master's clock at the cut (us): a grant"
         + " the replica never saw").isGreaterThan(m.cutClock);
     assertThat(held.nanos()).as("worker 1 entered after the cut").isGreaterThan(m.cut);
