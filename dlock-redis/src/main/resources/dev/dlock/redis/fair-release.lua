@@ -18,25 +18,19 @@ if bad then
   return bad
 end
 
+local function drop(waiter)
+  redis.call('ZREM', queue, waiter)
+  redis.call('ZREM', alive, waiter)
+end
+
 local function wakeHead()
   if redis.call('EXISTS', queue) == 0 or redis.call('EXISTS', lock) == 1 then
     return
   end
   local now = math.floor(micros() / 1000)
-  for _ = 1, 8 do
-    local head = redis.call('ZRANGE', queue, 0, 0)[1]
-    if not head then
-      return
-    end
-    local lapses = tonumber(redis.call('ZSCORE', alive, head) or 0)
-    local client, seq = string.match(head, '^(.*):(%d+)$')
-    if lapses > now and client
-        and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0 then
-      return
-    end
-    redis.call('ZREM', queue, head)
-    redis.call('ZREM', alive, head)
-  end
+  walkQueue(queue, 8, function(head)
+    return tell(alive, head, now, channels, publish, name) and 'stop' or 'drop'
+  end, drop)
 end
 
 if mode == 'release' then

@@ -113,3 +113,36 @@ local function foreign(expected)
   return nil
 end
 
+
+-- The release scripts' wake-up: walks a queue from its oldest waiter, looking at `tries` waiters at
+-- most. `visit(waiter)` answers 'stop' (the walk ends), 'keep' (the waiter stays queued and the
+-- walk goes on to the next) or 'drop' (it lapsed, or nobody listens for it: `drop(waiter)` takes it
+-- out of the queue and of whatever else the script keeps about it, and the walk goes on).
+local function walkQueue(queue, tries, visit, drop)
+  local at = 0
+  for _ = 1, tries do
+    local waiter = redis.call('ZRANGE', queue, at, at)[1]
+    if not waiter then
+      return
+    end
+    local verdict = visit(waiter)
+    if verdict == 'stop' then
+      return
+    elseif verdict == 'keep' then
+      at = at + 1
+    else
+      drop(waiter)
+    end
+  end
+end
+
+-- Tells a queued waiter ('<client>:<seq>') through its client's channel that it may try again, with
+-- the message '*<seq> <name>': true if its place in `alive` lapses after `now` (server
+-- milliseconds) and its client listens. `publish` is PUBLISH or, where a cluster shards pub/sub,
+-- SPUBLISH.
+local function tell(alive, waiter, now, channels, publish, name)
+  local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
+  local client, seq = string.match(waiter, '^(.*):(%d+)$')
+  return lapses > now and client ~= nil
+      and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0
+end

@@ -25,34 +25,32 @@ if bad then
   return bad
 end
 
+local function drop(waiter)
+  redis.call('ZREM', queue, waiter)
+  redis.call('ZREM', alive, waiter)
+  redis.call('HDEL', leases, waiter)
+end
+
 -- Drops lapsed waiters, then grants the lock to the oldest waiter whose client still listens.
 local function handOver()
   local now = math.floor(micros() / 1000)
-  local lapsed = redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)
-  for _, gone in ipairs(lapsed) do
-    redis.call('ZREM', queue, gone)
-    redis.call('ZREM', alive, gone)
-    redis.call('HDEL', leases, gone)
+  for _, gone in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)) do
+    drop(gone)
   end
-  for _ = 1, 8 do
-    local head = redis.call('ZRANGE', queue, 0, 0)[1]
-    if not head then
-      return
-    end
-    redis.call('ZREM', queue, head)
-    redis.call('ZREM', alive, head)
+  walkQueue(queue, 8, function(head)
     -- An owner queued by an older dlock has no lease recorded: the waiter timeout bounds its grant.
     local ms = math.min(waiterTimeout, tonumber(redis.call('HGET', leases, head)) or waiterTimeout)
-    redis.call('HDEL', leases, head)
     local client, seq = string.match(head, '^(.*):(%d+)$')
     if client then
       local token = drawToken(counter)
       if redis.call(publish, channels .. client, seq .. ' ' .. digits(token) .. ' ' .. name) > 0 then
+        drop(head)
         redis.call('SET', lock, '@' .. ms .. ' ' .. head, 'PX', ms)
-        return
+        return 'stop'
       end
     end
-  end
+    return 'drop'
+  end, drop)
 end
 
 if mode == 'release' then
@@ -74,9 +72,7 @@ if mode == 'release' then
   return 1
 end
 
-redis.call('ZREM', queue, owner)
-redis.call('ZREM', alive, owner)
-redis.call('HDEL', leases, owner)
+drop(owner)
 local value = redis.call('GET', lock)
 if not value then
   return 0

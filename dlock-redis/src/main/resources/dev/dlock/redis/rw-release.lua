@@ -34,51 +34,42 @@ local function drop(waiter)
   redis.call('ZREM', writers, waiter)
 end
 
--- Tells a live waiter's client; false if the waiter lapsed or nobody listens.
-local function tell(waiter)
-  local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
-  local client, seq = string.match(waiter, '^(.*):(%d+)$')
-  return lapses > nowMs() and client ~= nil
-      and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0
-end
-
+-- Wakes the writer at the head once nobody reads, or else the readers queued before the next
+-- writer, each client once: at most 8 heads tried, and `batch` readers looked at.
 local function wake()
   if redis.call('EXISTS', queue) == 0 or redis.call('EXISTS', write) == 1 then
     return
   end
-  for _ = 1, 8 do
-    local head = redis.call('ZRANGE', queue, 0, 0)[1]
-    if not head then
-      return
+  local heads, readersSeen, told = 0, 0, {}
+  walkQueue(queue, 8 + batch, function(waiter)
+    if readersSeen == 0 and heads == 8 then
+      return 'stop'
     end
-    if redis.call('ZSCORE', writers, head) then
+    if redis.call('ZSCORE', writers, waiter) then
+      if readersSeen > 0 then
+        return 'stop'                     -- the next writer: the readers before it are told
+      end
+      heads = heads + 1
       redis.call('ZREMRANGEBYSCORE', readers, '-inf', nowMs())
-      if redis.call('ZCARD', readers) > 0 or tell(head) then
-        return
+      if redis.call('ZCARD', readers) > 0 or tell(alive, waiter, nowMs(), channels, publish, name) then
+        return 'stop'
       end
-      drop(head)
-    else
-      local next = redis.call('ZRANGE', writers, 0, 0, 'WITHSCORES')
-      local ahead
-      if next[1] then
-        ahead = redis.call('ZRANGEBYSCORE', queue, '-inf', '(' .. next[2], 'LIMIT', 0, batch)
-      else
-        ahead = redis.call('ZRANGE', queue, 0, batch - 1)
-      end
-      local told = {}
-      for _, reader in ipairs(ahead) do
-        local client = string.match(reader, '^(.*):%d+$')
-        if not told[client] then
-          if tell(reader) then
-            told[client] = true
-          else
-            drop(reader)
-          end
-        end
-      end
-      return
+      return 'drop'
     end
-  end
+    if readersSeen == batch then
+      return 'stop'
+    end
+    readersSeen = readersSeen + 1
+    local client = string.match(waiter, '^(.*):%d+$')
+    if told[client] then
+      return 'keep'
+    end
+    if tell(alive, waiter, nowMs(), channels, publish, name) then
+      told[client] = true
+      return 'keep'
+    end
+    return 'drop'
+  end, drop)
 end
 
 if mode == 'release' then

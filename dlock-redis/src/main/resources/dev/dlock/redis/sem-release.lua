@@ -30,21 +30,17 @@ local function wake()
   if free <= 0 then
     return
   end
-  -- The oldest waiters, with room to skip a few that are gone.
-  for _, waiter in ipairs(redis.call('ZRANGE', queue, 0, math.min(free, 64) + 7)) do
-    if free <= 0 then
-      return
+  -- The oldest waiters, one per free permit, with room to skip a few that are gone.
+  walkQueue(queue, math.min(free, 64) + 8, function(waiter)
+    if not tell(alive, waiter, now, channels, publish, name) then
+      return 'drop'
     end
-    local lapses = tonumber(redis.call('ZSCORE', alive, waiter) or 0)
-    local client, seq = string.match(waiter, '^(.*):(%d+)$')
-    if lapses > now and client
-        and redis.call(publish, channels .. client, '*' .. seq .. ' ' .. name) > 0 then
-      free = free - 1
-    else
-      redis.call('ZREM', queue, waiter)
-      redis.call('ZREM', alive, waiter)
-    end
-  end
+    free = free - 1
+    return free > 0 and 'keep' or 'stop'
+  end, function(waiter)
+    redis.call('ZREM', queue, waiter)
+    redis.call('ZREM', alive, waiter)
+  end)
 end
 
 if mode == 'release' then
