@@ -119,7 +119,7 @@ final class Connections implements AutoCloseable {
     } catch (RuntimeException e) {
       new Connections(resources, client, connection, null, pubSub, false, watch).close();
       throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
-          url.description(), RedisBackend.reason(e)), e);
+          url.description(), Calls.reason(e)), e);
     }
   }
 

@@ -1,12 +1,11 @@
 package dev.dlock.redis;
 
-import static dev.dlock.redis.Keys.utf8;
-
 import dev.dlock.BackendUnavailableException;
-import dev.dlock.LockException;
 import dev.dlock.LockInfo;
 import dev.dlock.Ticker;
-import dev.dlock.redis.Scripts.Script;
+import dev.dlock.redis.ScriptCalls.AcquireMode;
+import dev.dlock.redis.ScriptCalls.AcquireReply;
+import dev.dlock.redis.ScriptCalls.ReleaseMode;
 import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
@@ -17,7 +16,6 @@ import dev.dlock.spi.LockRequest;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.SlotHash;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -29,7 +27,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,11 +62,12 @@ final class RedisBackend implements LockBackend, Abandonable {
   private final RedisUrl url;
   private final Keys keys;
   private final Duration waiterTimeout;
-  private final byte[] waiterTimeoutMs;
   private final Duration retryWhileQueued;
   private final Replicas replicas;
   private final Connections connections;
   private final Scripts scripts;
+  private final Calls calls;
+  private final ScriptCalls script;
   private final KindLocks kindLocks;
   private final QueuedOwners queued = new QueuedOwners();
   private volatile BackendContext context;
@@ -79,12 +77,13 @@ final class RedisBackend implements LockBackend, Abandonable {
     this.url = url;
     this.keys = new Keys(url.prefix(), connections.sharded());
     this.waiterTimeout = waiterTimeout;
-    this.waiterTimeoutMs = ascii(waiterTimeout.toMillis());
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
     this.connections = connections;
     this.scripts = new Scripts(connections.commands(), url.uri().getTimeout(), this::clock);
-    this.replicas = new Replicas(this, url.replication(), connections, scripts);
-    this.kindLocks = new KindLocks(this, scripts, keys, waiterTimeout);
+    this.calls = new Calls(connections, scripts, url.description());
+    this.script = new ScriptCalls(keys, waiterTimeout.toMillis());
+    this.replicas = new Replicas(url.replication(), calls);
+    this.kindLocks = new KindLocks(calls, script, waiterTimeout);
   }
 
   /** Connects both connections and loads the scripts, or throws BackendUnavailableException. */
@@ -97,7 +96,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     } catch (RuntimeException e) {
       connections.close();
       throw new BackendUnavailableException(
-          String.format("cannot connect to redis %s: %s", url.description(), reason(e)), e);
+          String.format("cannot connect to redis %s: %s", url.description(), Calls.reason(e)), e);
     }
   }
 
@@ -108,8 +107,8 @@ final class RedisBackend implements LockBackend, Abandonable {
     connections.addListener(new Inbox(context.clientId(), this::pushed,
         (name, owner) -> context.released(name)), keys::lock);
     if (!keys.sharded()) {
-      call("subscribe to its release channel",
-          () -> scripts.call(() -> connections.subscribe(keys.channel(context.clientId()))));
+      calls.command("subscribe to its release channel",
+          c -> c.subscribe(keys.channel(context.clientId())));
     }
   }
 
@@ -119,8 +118,8 @@ final class RedisBackend implements LockBackend, Abandonable {
    */
   private void listen(String name) {
     if (keys.sharded()) {
-      call("subscribe to its release channel for lock '" + name + "'", () -> scripts.call(
-          () -> connections.listen(keys.lock(name), keys.channel(name, context.clientId()))));
+      calls.command("subscribe to its release channel for lock '" + name + "'",
+          c -> c.listen(keys.lock(name), keys.channel(name, context.clientId())));
     }
   }
 
@@ -149,7 +148,6 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
     checkOpen();
-    byte[] leaseMs = ascii(millis(leaseTime));
     if (willWait && !replicas.on()) {
       Attempt pushed = takePushed(name, owner, leaseTime);
       if (pushed != null) {
@@ -159,12 +157,13 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (willWait) {
       listen(name);
     }
-    String mode = !willWait ? "0" : queued.waits(owner, name, context.ticker().read()) ? "2" : "1";
-    List<Object> r = run("acquire lock '" + name + "'", Script.ACQUIRE, keys.of(name), utf8(owner),
-        leaseMs, ascii(mode), waiterTimeoutMs);
+    AcquireMode mode = !willWait ? AcquireMode.ONCE
+        : queued.waits(owner, name, context.ticker().read()) ? AcquireMode.QUEUED : AcquireMode.WAIT;
+    AcquireReply r = calls.run("acquire lock '" + name + "'",
+        script.acquire(name, owner, millis(leaseTime), mode));
     Attempt a = answer(r, owner, willWait);
     if (a.isGranted()) {
-      replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, "release"));
+      replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, ReleaseMode.RELEASE));
     }
     return a;
   }
@@ -190,17 +189,16 @@ final class RedisBackend implements LockBackend, Abandonable {
   }
 
   /** Reads the acquire script's reply. */
-  private Attempt answer(List<Object> r, String owner, boolean willWait) {
-    if ((Long) r.get(0) == 1L) {
+  private Attempt answer(AcquireReply r, String owner, boolean willWait) {
+    if (r.granted()) {
       queued.remove(owner);
-      return Attempt.granted((Long) r.get(1));
+      return Attempt.granted(r.token());
     }
-    Duration left = Duration.ofMillis(Math.max(0, (Long) r.get(1)));
-    String holder = new String((byte[]) r.get(2), StandardCharsets.UTF_8);
+    Duration left = Duration.ofMillis(Math.max(0, r.leftMillis()));
     if (willWait && left.compareTo(retryWhileQueued) > 0) {
       left = retryWhileQueued;
     }
-    return Attempt.held(left, holder.isEmpty() ? null : holder);
+    return Attempt.held(left, r.holder());
   }
 
   /**
@@ -241,10 +239,9 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (list.isEmpty()) {
       return gone;
     }
-    byte[][] locks = keys.locks(list);
-    byte[][] args = renewArgs(millis(leaseTime), list);
-    List<Object> lost = run("renew " + list.size() + " lease(s)", Script.RENEW, locks, args);
-    for (int position : ForeignValue.lost(lost, locks, list, describe())) {
+    ScriptCall<List<Object>> renew = script.renew(list, millis(leaseTime));
+    List<Object> lost = calls.run("renew " + list.size() + " lease(s)", renew);
+    for (int position : ForeignValue.lost(lost, renew.keys(), list, describe())) {
       gone.add(list.get(position - 1));
     }
     return gone;
@@ -256,7 +253,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (grant.kind() != LockKind.EXCLUSIVE) {
       return kindLocks.release(grant);
     }
-    return runRelease(grant.name(), grant.owner(), "release");
+    return runRelease(grant.name(), grant.owner(), ReleaseMode.RELEASE);
   }
 
   /** Not with the replica policy on: a hand-off would grant without waiting for replicas. */
@@ -273,8 +270,8 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     checkOpen();
-    Long token = run("hand off lock '" + grant.name() + "'", Script.HANDOFF, keys.of(grant.name()),
-        utf8(grant.owner()), utf8(owner), ascii(millis(leaseTime)));
+    long token = calls.run("hand off lock '" + grant.name() + "'",
+        script.handOff(grant.name(), grant.owner(), owner, millis(leaseTime)));
     return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
   }
 
@@ -287,13 +284,11 @@ final class RedisBackend implements LockBackend, Abandonable {
     if (closed) {
       return; // A closed client's places are skipped: nobody listens on its channel any more.
     }
-    runRelease(name, owner, "cancel");
+    runRelease(name, owner, ReleaseMode.CANCEL);
   }
 
-  private boolean runRelease(String name, String owner, String mode) {
-    Long freed = run(mode + " lock '" + name + "'", Script.RELEASE, keys.of(name), utf8(owner),
-        utf8(mode), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish());
-    return freed == 1L;
+  private boolean runRelease(String name, String owner, ReleaseMode mode) {
+    return calls.run(mode.verb + " lock '" + name + "'", script.release(name, owner, mode));
   }
 
   /**
@@ -308,7 +303,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     } else if (!closed && !queued.tookLately(owner)) {
       CompletableFuture.runAsync(() -> {
         try {
-          runRelease(name, owner, "pass");
+          runRelease(name, owner, ReleaseMode.PASS);
         } catch (RuntimeException e) {
           log.debug("dlock: could not pass on the grant of lock '{}' for {}", name, owner, e);
         }
@@ -319,23 +314,16 @@ final class RedisBackend implements LockBackend, Abandonable {
   @Override
   public Optional<LockInfo> inspect(String name) {
     checkOpen();
-    List<Object> r = run("inspect lock '" + name + "'", Script.INSPECT, keys.of(name));
-    if (r.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(new LockInfo(name, new String((byte[]) r.get(0), StandardCharsets.UTF_8),
-        (Long) r.get(2), Duration.ofMillis(Math.max(0, (Long) r.get(1)))));
+    return calls.run("inspect lock '" + name + "'", script.inspect(name)).map(r -> new LockInfo(
+        name, r.owner(), r.token(), Duration.ofMillis(Math.max(0, r.ttlMillis()))));
   }
 
   @Override
   public List<LockInfo> inspectAll() {
     checkOpen();
-    TreeSet<String> names = call("list the held locks", () -> {
-      TreeSet<String> found = new TreeSet<>();
-      keys.scanNames((from, args) -> scripts.call(() -> from == null
-          ? connections.commands().scan(args) : connections.commands().scan(from, args)), found);
-      return found;
-    });
+    TreeSet<String> names = new TreeSet<>();
+    keys.scanNames((from, args) -> calls.command("list the held locks", c -> from == null
+        ? c.commands().scan(args) : c.commands().scan(from, args)), names);
     List<LockInfo> all = new ArrayList<>();
     for (String name : names) {
       inspect(name).ifPresent(all::add);
@@ -380,8 +368,8 @@ final class RedisBackend implements LockBackend, Abandonable {
     List<RedisFuture<Object>> sent = new ArrayList<>();
     try {
       if (connections.isOpen()) {
-        queued.forEach((owner, name) -> sent.add(scripts.send(Script.RELEASE, keys.of(name),
-            utf8(owner), utf8("cancel"), keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish())));
+        queued.forEach((owner, name) ->
+            sent.add(calls.send(script.release(name, owner, ReleaseMode.CANCEL))));
         kindLocks.sendCancels(sent);
       }
       LettuceFutures.awaitAll(Duration.ofSeconds(1), sent.toArray(RedisFuture[]::new));
@@ -390,53 +378,6 @@ final class RedisBackend implements LockBackend, Abandonable {
     }
     queued.clear();
     kindLocks.forget();
-  }
-
-  /** Runs a Redis call; any failure becomes a BackendUnavailableException naming the server. */
-  <T> T call(String what, Supplier<T> op) {
-    try {
-      return op.get();
-    } catch (BackendUnavailableException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new BackendUnavailableException(
-          String.format("redis %s failed to %s: %s", describe(), what, reason(e)), e);
-    }
-  }
-
-  /**
-   * Runs a script through {@link #call}. A key of the lock that holds what dlock did not write there
-   * fails it with a LockException naming the key and what it holds, not as a server failure.
-   */
-  <T> T run(String what, Script s, byte[][] keys, byte[]... args) {
-    try {
-      return call(what, () -> scripts.run(s, keys, args));
-    } catch (BackendUnavailableException e) {
-      LockException foreign = ForeignValue.find(e, keys, what, describe());
-      throw foreign != null ? foreign : e;
-    }
-  }
-
-  /** renew.lua's arguments: the new time to live in milliseconds, then each grant's owner. */
-  static byte[][] renewArgs(long ttlMillis, List<Grant> grants) {
-    byte[][] args = new byte[grants.size() + 1][];
-    args[0] = ascii(ttlMillis);
-    for (int i = 0; i < grants.size(); i++) {
-      args[i + 1] = utf8(grants.get(i).owner());
-    }
-    return args;
-  }
-
-  /** The messages of an exception and its causes, such as a refused connection's WRONGPASS. */
-  static String reason(Throwable e) {
-    StringBuilder sb = new StringBuilder();
-    for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
-      String m = t.getMessage();
-      if (m != null && sb.indexOf(m) < 0) {
-        sb.append(sb.length() == 0 ? "" : ": ").append(m);
-      }
-    }
-    return sb.length() == 0 ? e.getClass().getName() : sb.toString();
   }
 
   /** The engine's clock once started; the system's before, while opening. */
@@ -453,9 +394,5 @@ final class RedisBackend implements LockBackend, Abandonable {
 
   static long millis(Duration d) {
     return Math.max(1, d.toMillis());
-  }
-
-  static byte[] ascii(Object o) {
-    return String.valueOf(o).getBytes(StandardCharsets.US_ASCII);
   }
 }

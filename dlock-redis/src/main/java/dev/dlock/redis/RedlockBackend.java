@@ -1,18 +1,18 @@
 package dev.dlock.redis;
 
-import static dev.dlock.redis.Keys.utf8;
-import static dev.dlock.redis.RedisBackend.ascii;
+import static dev.dlock.redis.ScriptCalls.ascii;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
-import dev.dlock.redis.Scripts.Script;
+import dev.dlock.redis.ScriptCalls.AcquireMode;
+import dev.dlock.redis.ScriptCalls.AcquireReply;
+import dev.dlock.redis.ScriptCalls.ReleaseMode;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import io.lettuce.core.ScriptOutputType;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -54,10 +54,11 @@ final class RedlockBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(RedlockBackend.class);
   private static final byte[] RAISE = Scripts.resource("redlock-raise.lua");
   private static final String RAISE_SHA = Scripts.sha1(RAISE);
-  private static final byte[] ZERO = ascii(0);
 
   private final RedlockUrl url;
   private final Keys keys;
+  /** The scripts' calls; Redlock queues nobody, so no waiter timeout. */
+  private final ScriptCalls script;
   private final int majority;
   private final RedlockConnections connections;
   private final List<RedlockNode> nodes;
@@ -67,6 +68,7 @@ final class RedlockBackend implements LockBackend {
   private RedlockBackend(RedlockUrl url) {
     this.url = url;
     this.keys = new Keys(url.prefix());
+    this.script = new ScriptCalls(keys, 0);
     this.majority = url.majority();
     this.connections = RedlockConnections.open(url, this::clock, this::reconnected);
     this.nodes = connections.nodes();
@@ -96,10 +98,9 @@ final class RedlockBackend implements LockBackend {
     }
     long start = clock();
     long leaseNanos = leaseTime.toNanos();
-    byte[][] lockKeys = keys.of(name);
-    byte[] ownerBytes = utf8(owner);
-    RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start, n -> n.run(
-        Script.ACQUIRE, lockKeys, ownerBytes, ascii(ttlMillis(leaseTime)), ZERO, ZERO))
+    ScriptCall<AcquireReply> acquire = script.acquire(name, owner, ttlMillis(leaseTime), AcquireMode.ONCE);
+    byte[][] lockKeys = acquire.keys();
+    RedlockRound<AcquireReply> r = RedlockRound.send(nodes, start, n -> n.run(acquire))
         .await(url.nodeTimeout());
     LockException foreign = foreign(r, lockKeys, "acquire lock '" + name + "'");
     if (foreign != null || r.answers() < majority) {
@@ -114,15 +115,15 @@ final class RedlockBackend implements LockBackend {
       if (!r.answered(i)) {
         continue;
       }
-      List<Object> reply = r.reply(i);
-      if ((Long) reply.get(0) == 1L) {
+      AcquireReply reply = r.reply(i);
+      if (reply.granted()) {
         if (r.counts(i)) {
           granted++;
-          token = Math.max(token, (Long) reply.get(1));
+          token = Math.max(token, reply.token());
         }
-      } else if (r.counts(i) && ((byte[]) reply.get(2)).length > 0) {
-        holder = holder == null ? new String((byte[]) reply.get(2), StandardCharsets.UTF_8) : holder;
-        long left = (Long) reply.get(1);
+      } else if (r.counts(i) && reply.holder() != null) {
+        holder = holder == null ? reply.holder() : holder;
+        long left = reply.leftMillis();
         holderLeft = holderLeft < 0 ? left : Math.min(holderLeft, left);
       }
     }
@@ -130,13 +131,13 @@ final class RedlockBackend implements LockBackend {
       releaseEverywhere(name, owner);
       return Attempt.held(retryDelay(holderLeft), holder);
     }
-    if (!raise(r, lockKeys, ownerBytes, token, start, leaseNanos)) {
+    if (!raise(r, lockKeys, Keys.utf8(owner), token, start, leaseNanos)) {
       releaseEverywhere(name, owner);
       return Attempt.held(retryDelay(-1), null);
     }
     // A grant a node gave while it may not vote is released there: it must not outlive its lease.
     for (int i = 0; i < r.size(); i++) {
-      if (r.answered(i) && !r.counts(i) && (Long) r.reply(i).get(0) == 1L) {
+      if (r.answered(i) && !r.counts(i) && r.reply(i).granted()) {
         cancelOn(r.node(i), name, owner);
       }
     }
@@ -147,13 +148,13 @@ final class RedlockBackend implements LockBackend {
    * Phase 2: a majority of nodes must hold a counter of at least {@code token}, set while this
    * owner held the lock there; false if that cannot be had within the lease.
    */
-  private boolean raise(RedlockRound<List<Object>> phase1, byte[][] lockKeys, byte[] owner,
+  private boolean raise(RedlockRound<AcquireReply> phase1, byte[][] lockKeys, byte[] owner,
       long token, long start, long leaseNanos) {
     int atToken = 0;
     List<RedlockNode> below = new ArrayList<>();
     for (int i = 0; i < phase1.size(); i++) {
-      boolean grantedHere = phase1.counts(i) && (Long) phase1.reply(i).get(0) == 1L;
-      long counter = grantedHere ? (Long) phase1.reply(i).get(1) : -1;
+      boolean grantedHere = phase1.counts(i) && phase1.reply(i).granted();
+      long counter = grantedHere ? phase1.reply(i).token() : -1;
       atToken += counter == token ? 1 : 0;
       below.add(grantedHere && counter < token ? phase1.node(i) : null);
     }
@@ -179,10 +180,10 @@ final class RedlockBackend implements LockBackend {
       return gone;
     }
     long start = clock();
-    byte[][] locks = keys.locks(list);
-    byte[][] args = RedisBackend.renewArgs(ttlMillis(leaseTime), list);
-    RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(nodes, start,
-        n -> n.run(Script.RENEW, locks, args)).await(url.nodeTimeout());
+    ScriptCall<List<Object>> renew = script.renew(list, ttlMillis(leaseTime));
+    byte[][] locks = renew.keys();
+    RedlockRound<List<Object>> r = RedlockRound.send(nodes, start, n -> n.run(renew))
+        .await(url.nodeTimeout());
     if (r.answers() == 0) {
       throw unavailable("renew " + list.size() + " lease(s)", r);
     }
@@ -208,13 +209,10 @@ final class RedlockBackend implements LockBackend {
   @Override
   public boolean release(Grant grant) {
     checkOpen();
-    byte[][] lockKeys = keys.of(grant.name());
-    byte[] owner = utf8(grant.owner());
-    byte[] name = utf8(grant.name());
-    RedlockRound<Long> r = RedlockRound.<Long>send(nodes, clock(), n -> n.run(Script.RELEASE,
-        lockKeys, owner, utf8("release"), keys.channels(grant.name()), name, ZERO, keys.publish()))
+    ScriptCall<Boolean> release = script.release(grant.name(), grant.owner(), ReleaseMode.RELEASE);
+    RedlockRound<Boolean> r = RedlockRound.send(nodes, clock(), n -> n.run(release))
         .await(url.nodeTimeout());
-    LockException foreign = foreign(r, lockKeys, "release lock '" + grant.name() + "'");
+    LockException foreign = foreign(r, release.keys(), "release lock '" + grant.name() + "'");
     if (foreign != null) {
       throw foreign;
     }
@@ -223,7 +221,7 @@ final class RedlockBackend implements LockBackend {
     }
     int released = 0;
     for (int i = 0; i < r.size(); i++) {
-      released += r.answered(i) && r.reply(i) == 1L ? 1 : 0;
+      released += r.answered(i) && r.reply(i) ? 1 : 0;
     }
     return released >= majority;
   }
@@ -243,8 +241,7 @@ final class RedlockBackend implements LockBackend {
   }
 
   private void cancelOn(RedlockNode n, String name, String owner) {
-    n.run(Script.RELEASE, keys.of(name), utf8(owner), utf8("cancel"), keys.channels(name), utf8(name),
-        ZERO, keys.publish()).whenComplete((freed, e) -> {
+    n.run(script.release(name, owner, ReleaseMode.CANCEL)).whenComplete((freed, e) -> {
           if (e != null) {
             log.debug("dlock: could not free lock '{}' of {} on redlock node {}", name, owner,
                 n.address(), e);
@@ -290,6 +287,10 @@ final class RedlockBackend implements LockBackend {
     return keys;
   }
 
+  ScriptCalls script() {
+    return script;
+  }
+
   int majority() {
     return majority;
   }
@@ -318,7 +319,7 @@ final class RedlockBackend implements LockBackend {
         "redlock: only %d of %d nodes answered, %d needed, to %s on %s%s", r.answers(), r.size(),
         majority, what, describe(), cause == null
             ? " (no answer within nodeTimeout " + url.nodeTimeout() + ")"
-            : ": " + RedisBackend.reason(cause)), cause);
+            : ": " + Calls.reason(cause)), cause);
   }
 
   /**

@@ -51,7 +51,7 @@ final class RedlockConnections {
       Throwable cause = opened.failure();
       throw new BackendUnavailableException(String.format(
           "redlock: only %d of %d nodes reachable, %d needed: %s%s", reachable, c.nodes.size(),
-          url.majority(), url.description(), cause == null ? "" : ": " + RedisBackend.reason(cause)),
+          url.majority(), url.description(), cause == null ? "" : ": " + Calls.reason(cause)),
           cause);
     }
     return c;

@@ -3,9 +3,8 @@ package dev.dlock.redis;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
-import dev.dlock.redis.Scripts.Script;
+import dev.dlock.redis.ScriptCalls.InspectReply;
 import dev.dlock.spi.CallTimeout;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,10 +30,10 @@ final class RedlockInspector {
   }
 
   Optional<LockInfo> inspect(String name) {
-    byte[][] keys = backend.keys().of(name);
-    RedlockRound<List<Object>> r = RedlockRound.<List<Object>>send(backend.nodes(), backend.clock(),
-        n -> n.run(Script.INSPECT, keys)).await(backend.nodeTimeout());
-    LockException foreign = backend.foreign(r, keys, "inspect lock '" + name + "'");
+    ScriptCall<Optional<InspectReply>> inspect = backend.script().inspect(name);
+    RedlockRound<Optional<InspectReply>> r = RedlockRound.send(backend.nodes(), backend.clock(),
+        n -> n.run(inspect)).await(backend.nodeTimeout());
+    LockException foreign = backend.foreign(r, inspect.keys(), "inspect lock '" + name + "'");
     if (foreign != null) {
       throw foreign;
     }
@@ -46,11 +45,10 @@ final class RedlockInspector {
       if (!r.counts(i) || r.reply(i).isEmpty()) {
         continue;
       }
-      List<Object> reply = r.reply(i);
-      String owner = new String((byte[]) reply.get(0), StandardCharsets.UTF_8);
-      long left = Math.max(0, (Long) reply.get(1));
-      long token = (Long) reply.get(2);
-      long[] seen = byOwner.computeIfAbsent(owner, o -> new long[] {0, Long.MIN_VALUE, Long.MAX_VALUE});
+      InspectReply reply = r.reply(i).get();
+      long left = Math.max(0, reply.ttlMillis());
+      long token = reply.token();
+      long[] seen = byOwner.computeIfAbsent(reply.owner(), o -> new long[] {0, Long.MIN_VALUE, Long.MAX_VALUE});
       seen[0]++;
       seen[1] = Math.max(seen[1], token);
       seen[2] = Math.min(seen[2], left);
@@ -101,7 +99,7 @@ final class RedlockInspector {
       return f.orTimeout(bound, TimeUnit.NANOSECONDS).join();
     } catch (CompletionException e) {
       throw new BackendUnavailableException(String.format("redlock: a node failed to SCAN: %s",
-          RedisBackend.reason(e.getCause() == null ? e : e.getCause())), e.getCause());
+          Calls.reason(e.getCause() == null ? e : e.getCause())), e.getCause());
     }
   }
 }

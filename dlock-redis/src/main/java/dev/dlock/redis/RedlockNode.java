@@ -133,6 +133,11 @@ final class RedlockNode {
     return ready() ? scripts.runAsync(s, keys, args) : down();
   }
 
+  /** Runs a script on this node and reads its reply; fails at once if the node is not connected. */
+  <R> CompletableFuture<R> run(ScriptCall<R> c) {
+    return this.<Object>run(c.script(), c.keys(), c.args()).thenApply(c.reply());
+  }
+
   <T> CompletableFuture<T> run(byte[] source, String sha, ScriptOutputType output, byte[][] keys,
       byte[]... args) {
     return ready() ? scripts.runAsync(source, sha, output, keys, args) : down();

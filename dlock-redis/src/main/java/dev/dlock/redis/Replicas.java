@@ -15,16 +15,12 @@ import org.slf4j.LoggerFactory;
 final class Replicas {
   private static final Logger log = LoggerFactory.getLogger(Replicas.class);
 
-  private final RedisBackend backend;
   private final RedisUrl.Replication policy;
-  private final Connections connections;
-  private final Scripts scripts;
+  private final Calls calls;
 
-  Replicas(RedisBackend backend, RedisUrl.Replication policy, Connections connections, Scripts scripts) {
-    this.backend = backend;
+  Replicas(RedisUrl.Replication policy, Calls calls) {
     this.policy = policy;
-    this.connections = connections;
-    this.scripts = scripts;
+    this.calls = calls;
   }
 
   boolean on() {
@@ -45,7 +41,7 @@ final class Replicas {
       throw new BackendUnavailableException(String.format(
           "redis %s: fewer than %d replica(s) acknowledged the grant of lock '%s' within %s,"
               + " so it was released",
-          backend.describe(), policy.replicas(), name, policy.timeout()));
+          calls.server(), policy.replicas(), name, policy.timeout()));
     }
   }
 
@@ -56,10 +52,10 @@ final class Replicas {
    * either: it gets at most half the time left, the other half being for the round trip.
    */
   boolean acknowledged(byte[] key) {
-    Duration left = CallTimeout.bound(policy.timeout().plus(scripts.timeout()));
+    Duration left = CallTimeout.bound(policy.timeout().plus(calls.timeout()));
     Duration wait = left.dividedBy(2).compareTo(policy.timeout()) < 0 ? left.dividedBy(2) : policy.timeout();
-    long acked = backend.call("wait for " + policy.replicas() + " replica(s)", () -> scripts.call(
-        () -> connections.waitForReplicas(key, policy.replicas(), wait)));
+    long acked = calls.command("wait for " + policy.replicas() + " replica(s)",
+        c -> c.waitForReplicas(key, policy.replicas(), wait));
     return acked >= policy.replicas();
   }
 
@@ -67,6 +63,6 @@ final class Replicas {
   BackendUnavailableException renewalUnacknowledged(int leases) {
     return new BackendUnavailableException(String.format(
         "redis %s: fewer than %d replica(s) acknowledged the renewal of %d lease(s) within %s",
-        backend.describe(), policy.replicas(), leases, policy.timeout()));
+        calls.server(), policy.replicas(), leases, policy.timeout()));
   }
 }

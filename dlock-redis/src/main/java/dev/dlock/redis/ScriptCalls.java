@@ -1,0 +1,242 @@
+package dev.dlock.redis;
+
+import static dev.dlock.redis.Keys.utf8;
+
+import dev.dlock.redis.Scripts.Script;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockKind;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Each script of this package as one method with named parameters: the only place that knows the
+ * order of a script's KEYS and ARGV, how its modes are spelled on the wire, and how its positional
+ * reply reads. Why one place: the scripts and the Java that calls them change together, and a
+ * position read wrongly fails only at run time.
+ */
+final class ScriptCalls {
+  /** How acquire.lua treats a refused owner. */
+  enum AcquireMode {
+    /** A one-shot try: the owner is not queued. */
+    ONCE("0"),
+    /** The owner will wait: it joins the queue. */
+    WAIT("1"),
+    /** The owner waits and may hold a place in the queue already. */
+    QUEUED("2");
+
+    final byte[] wire;
+
+    AcquireMode(String wire) {
+      this.wire = utf8(wire);
+    }
+  }
+
+  /** What the release scripts do. */
+  enum ReleaseMode {
+    /** Frees a grant. */
+    RELEASE("release"),
+    /** Gives up a wait: leaves the queue and frees a grant made to the owner meanwhile. */
+    CANCEL("cancel"),
+    /** Passes on a grant pushed to an owner that no longer waits (release.lua only). */
+    PASS("pass");
+
+    final byte[] wire;
+    final String verb;
+
+    ReleaseMode(String wire) {
+      this.wire = utf8(wire);
+      this.verb = wire;
+    }
+  }
+
+  /** The side of a read-write lock. */
+  enum Side {
+    READ("r"),
+    WRITE("w");
+
+    final byte[] wire;
+
+    Side(String wire) {
+      this.wire = utf8(wire);
+    }
+
+    static Side of(LockKind kind) {
+      return kind == LockKind.READ ? READ : WRITE;
+    }
+  }
+
+  /**
+   * An acquire script's reply.
+   *
+   * @param token         the fencing token, if granted
+   * @param leftMillis    if refused, how long until a lease runs out; -1 if only the queue is ahead
+   * @param holder        if refused, the holding owner, or null if none is known
+   * @param storedPermits if a semaphore refused for another permit count, that count; else 0
+   */
+  record AcquireReply(boolean granted, long token, long leftMillis, String holder, long storedPermits) {
+    static AcquireReply of(Object raw) {
+      List<?> r = (List<?>) raw;
+      long status = (Long) r.get(0);
+      if (status == 1L) {
+        return new AcquireReply(true, (Long) r.get(1), 0, null, 0);
+      }
+      if (status == -1L) {
+        return new AcquireReply(false, 0, 0, null, (Long) r.get(1));
+      }
+      String holder = text(r.get(2));
+      return new AcquireReply(false, 0, (Long) r.get(1), holder.isEmpty() ? null : holder, 0);
+    }
+  }
+
+  /** inspect.lua's reply for a held lock. */
+  record InspectReply(String owner, long ttlMillis, long token) {
+    static Optional<InspectReply> of(Object raw) {
+      List<?> r = (List<?>) raw;
+      return r.isEmpty() ? Optional.empty()
+          : Optional.of(new InspectReply(text(r.get(0)), (Long) r.get(1), (Long) r.get(2)));
+    }
+  }
+
+  private static final byte[] WAITS = utf8("1");
+  private static final byte[] TRIES_ONCE = utf8("0");
+
+  private final Keys keys;
+  private final byte[] waiterTimeoutMs;
+
+  /**
+   * @param waiterTimeoutMillis how long a waiter keeps its place without asking again, and how
+   *                            long a grant pushed to it lasts at most
+   */
+  ScriptCalls(Keys keys, long waiterTimeoutMillis) {
+    this.keys = keys;
+    this.waiterTimeoutMs = ascii(waiterTimeoutMillis);
+  }
+
+  ScriptCall<AcquireReply> acquire(String name, String owner, long leaseMillis, AcquireMode mode) {
+    return new ScriptCall<>(Script.ACQUIRE, keys.of(name),
+        args(utf8(owner), ascii(leaseMillis), mode.wire, waiterTimeoutMs), AcquireReply::of);
+  }
+
+  /** release.lua: true if the owner held (or had been pushed) the lock and it is freed. */
+  ScriptCall<Boolean> release(String name, String owner, ReleaseMode mode) {
+    return new ScriptCall<>(Script.RELEASE, keys.of(name), args(utf8(owner), mode.wire,
+        keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish()), ScriptCalls::one);
+  }
+
+  /** handoff.lua: the new token, or 0 if {@code from} no longer holds the lock. */
+  ScriptCall<Long> handOff(String name, String from, String to, long leaseMillis) {
+    return new ScriptCall<>(Script.HANDOFF, keys.of(name),
+        args(utf8(from), utf8(to), ascii(leaseMillis)), raw -> (Long) raw);
+  }
+
+  /** renew.lua: the reply lists the grants no longer held; {@link ForeignValue#lost} reads it. */
+  ScriptCall<List<Object>> renew(List<Grant> grants, long ttlMillis) {
+    byte[][] args = new byte[grants.size() + 1][];
+    args[0] = ascii(ttlMillis);
+    for (int i = 0; i < grants.size(); i++) {
+      args[i + 1] = utf8(grants.get(i).owner());
+    }
+    return new ScriptCall<>(Script.RENEW, keys.locks(grants), args, ScriptCalls::list);
+  }
+
+  ScriptCall<Optional<InspectReply>> inspect(String name) {
+    return new ScriptCall<>(Script.INSPECT, keys.of(name), args(), InspectReply::of);
+  }
+
+  ScriptCall<AcquireReply> fairAcquire(String name, String owner, long leaseMillis, boolean willWait) {
+    return new ScriptCall<>(Script.FAIR_ACQUIRE, keys.fair(name),
+        args(utf8(owner), ascii(leaseMillis), waits(willWait), waiterTimeoutMs), AcquireReply::of);
+  }
+
+  /** @param writer for a read: the write owner it may read beside (a downgrade), or null */
+  ScriptCall<AcquireReply> readWriteAcquire(String name, String owner, long leaseMillis, Side side,
+      boolean willWait, String writer) {
+    return new ScriptCall<>(Script.RW_ACQUIRE, keys.readWrite(name), args(utf8(owner),
+        ascii(leaseMillis), side.wire, waits(willWait), waiterTimeoutMs,
+        utf8(writer == null ? "" : writer)), AcquireReply::of);
+  }
+
+  ScriptCall<AcquireReply> semaphoreAcquire(String name, String owner, long leaseMillis, int permits,
+      boolean willWait) {
+    return new ScriptCall<>(Script.SEM_ACQUIRE, keys.semaphore(name), args(utf8(owner),
+        ascii(leaseMillis), ascii(permits), waits(willWait), waiterTimeoutMs), AcquireReply::of);
+  }
+
+  /**
+   * fair-release.lua, rw-release.lua or sem-release.lua, by {@code kind}: true if the owner held
+   * it (release), or held or waited for it (cancel).
+   */
+  ScriptCall<Boolean> kindRelease(LockKind kind, String name, String owner, ReleaseMode mode) {
+    if (mode == ReleaseMode.PASS) {
+      throw new IllegalArgumentException("mode PASS is for the exclusive lock only, not " + kind);
+    }
+    byte[][] tail = args(mode.wire, keys.channels(name), utf8(name), keys.publish());
+    return switch (kind) {
+      case FAIR -> new ScriptCall<>(Script.FAIR_RELEASE, keys.fair(name), prepend(utf8(owner), tail),
+          ScriptCalls::one);
+      case READ, WRITE -> new ScriptCall<>(Script.RW_RELEASE, keys.readWrite(name),
+          prepend(utf8(owner), prepend(Side.of(kind).wire, tail)), ScriptCalls::one);
+      case PERMIT -> new ScriptCall<>(Script.SEM_RELEASE, keys.semaphore(name),
+          prepend(utf8(owner), tail), ScriptCalls::one);
+      case EXCLUSIVE -> throw new IllegalArgumentException(
+          String.format("exclusive lock '%s' has its own release", name));
+    };
+  }
+
+  /**
+   * renew-kinds.lua: each grant's key is the owner string of a fair or write lock ('s'), or the
+   * zset of readers or permit holders ('z'). The reply reads as renew.lua's.
+   */
+  ScriptCall<List<Object>> renewKinds(List<Grant> grants, long ttlMillis) {
+    byte[][] grantKeys = new byte[grants.size()][];
+    byte[][] args = new byte[2 * grants.size() + 1][];
+    args[0] = ascii(ttlMillis);
+    for (int i = 0; i < grants.size(); i++) {
+      Grant g = grants.get(i);
+      grantKeys[i] = switch (g.kind()) {
+        case FAIR -> keys.fair(g.name())[0];
+        case WRITE -> keys.readWrite(g.name())[0];
+        case READ -> keys.readWrite(g.name())[1];
+        case PERMIT -> keys.semaphore(g.name())[0];
+        case EXCLUSIVE -> throw new IllegalArgumentException(
+            String.format("exclusive lock '%s' has its own renewal", g.name()));
+      };
+      args[2 * i + 1] = ascii(g.kind() == LockKind.FAIR || g.kind() == LockKind.WRITE ? "s" : "z");
+      args[2 * i + 2] = utf8(g.owner());
+    }
+    return new ScriptCall<>(Script.RENEW_KINDS, grantKeys, args, ScriptCalls::list);
+  }
+
+  private static byte[] waits(boolean willWait) {
+    return willWait ? WAITS : TRIES_ONCE;
+  }
+
+  private static boolean one(Object raw) {
+    return (Long) raw == 1L;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Object> list(Object raw) {
+    return (List<Object>) raw;
+  }
+
+  private static String text(Object raw) {
+    return new String((byte[]) raw, StandardCharsets.UTF_8);
+  }
+
+  private static byte[][] args(byte[]... args) {
+    return args;
+  }
+
+  private static byte[][] prepend(byte[] first, byte[][] rest) {
+    byte[][] all = new byte[rest.length + 1][];
+    all[0] = first;
+    System.arraycopy(rest, 0, all, 1, rest.length);
+    return all;
+  }
+
+  static byte[] ascii(Object o) {
+    return String.valueOf(o).getBytes(StandardCharsets.US_ASCII);
+  }
+}
