@@ -5,6 +5,7 @@ import static dev.dlock.redis.ScriptCalls.ascii;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
 import dev.dlock.LockInfo;
+import dev.dlock.Ticker;
 import dev.dlock.redis.ScriptCalls.AcquireMode;
 import dev.dlock.redis.ScriptCalls.AcquireReply;
 import dev.dlock.redis.ScriptCalls.ReleaseMode;
@@ -82,8 +83,10 @@ final class RedlockBackend implements LockBackend {
   @Override
   public void start(BackendContext context) {
     this.context = context;
+    // What the nodes timed at open is on the system ticker: start their reconnect pauses again, and
+    // read their starts again, on the engine's.
+    nodes.forEach(RedlockNode::clockChanged);
     if (!url.restartDelay().isZero()) {
-      // The nodes' starts were placed on System.nanoTime at open; place them on the engine's clock.
       RedlockRound.send(nodes, clock(), RedlockNode::reverify).await(RedlockConnections.timeout(url));
     }
   }
@@ -307,9 +310,14 @@ final class RedlockBackend implements LockBackend {
     }
   }
 
+  /**
+   * The engine's ticker once started. Before, while opening, the system's: the engine has passed
+   * none yet, and what is timed then (the connect round, the reconnect pause, the nodes' starts)
+   * is timed again on the engine's ticker at {@link #start}.
+   */
   long clock() {
     BackendContext c = context;
-    return c == null ? System.nanoTime() : c.ticker().read();
+    return c == null ? Ticker.system().read() : c.ticker().read();
   }
 
   /** Fewer than a majority answered: names how many did, and the first failure as the cause. */

@@ -159,6 +159,11 @@ final class RedlockNode {
     return c != null && c.isOpen();
   }
 
+  /** The backend's clock changed (at start): the next connect attempt need not wait for a pause. */
+  synchronized void clockChanged() {
+    attempted = false;
+  }
+
   /** Reads the node's start again, dropping the verdict on it until the answer is in. */
   CompletableFuture<Void> reverify() {
     synchronized (this) {

@@ -73,6 +73,24 @@ class RedlockTest {
   }
 
   @Test
+  void aNodeDownAtOpenIsConnectedLaterOnTheEnginesTicker() throws Exception {
+    nodes.stop(4);
+    // The engine's ticker an hour behind the system's: a node's reconnect pause timed at open, on
+    // the system's ticker, must not hold its reconnect back for that hour once the engine's runs.
+    LockClient a = clients.add(LockClient.builder().url(url(""))
+        .ticker(() -> System.nanoTime() - TimeUnit.HOURS.toNanos(1)).build());
+    DistributedLock lock = a.lock("late-node-ticker");
+    tokenOf(lock);
+    nodes.start(4);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (clientsOn(4) < 1) {
+      assertThat(System.nanoTime()).as("the client connected to the late node").isLessThan(deadline);
+      tokenOf(lock);
+      Thread.sleep(50);
+    }
+  }
+
+  @Test
   void threeOfFiveDownFailsPromptlyNamingTheCountAndTheHolderLearnsItLost() throws Exception {
     Lease held = watchdogClient(Duration.ofSeconds(1)).lock("majority-down").acquire(Duration.ofSeconds(5));
     LockClient b = client("");
