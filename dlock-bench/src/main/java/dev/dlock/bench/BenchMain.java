@@ -25,12 +25,12 @@ public final class BenchMain {
       settings = Settings.parse(args);
     } catch (IllegalArgumentException e) {
       System.err.println("bench: " + e.getMessage());
-      System.err.println(Settings.USAGE);
+      System.err.println(Settings.usage());
       System.exit(64);
       return;
     }
     if (settings.help()) {
-      System.out.println(Settings.USAGE);
+      System.out.println(Settings.usage());
       return;
     }
     try {

@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
 
 /**
  * W4, handoff latency: two players, on clients 0 and 1, pass one lock back and forth. The holder
@@ -24,7 +25,8 @@ final class Handoff {
   private final Target target;
   private final long measureStart;
   private final long measureEnd;
-  private final LongSamples[] samples = {new LongSamples(), new LongSamples()};
+  // One histogram per player, written only by it; auto-resizing, three significant digits.
+  private final Histogram[] samples = {new Histogram(3), new Histogram(3)};
   private final Thread[] players = new Thread[2];
   private final CountDownLatch firstHeld = new CountDownLatch(1);
   private volatile Throwable failure;
@@ -69,15 +71,15 @@ final class Handoff {
         throw new IllegalStateException("W4 on " + target.name() + ": " + t.getName() + " is stuck");
       }
     }
-    LongSamples all = new LongSamples();
-    all.addAll(samples[0]);
-    all.addAll(samples[1]);
-    if (all.size() == 0) {
+    Histogram all = new Histogram(3);
+    all.add(samples[0]);
+    all.add(samples[1]);
+    if (all.getTotalCount() == 0) {
       throw new IllegalStateException("W4 on " + target.name() + " completed no handoff");
     }
-    double perSec = all.size() * 1e9 / (measureEnd - measureStart);
-    return new Row(Workload.W4, target.name(), Workload.W4.threads, perSec, all.percentile(50),
-        all.percentile(99));
+    double perSec = all.getTotalCount() * 1e9 / (measureEnd - measureStart);
+    return new Row(Workload.W4, target.name(), Workload.W4.threads, perSec, all.getValueAtPercentile(50),
+        all.getValueAtPercentile(99));
   }
 
   private void player(int me, Lock lock) {
@@ -127,7 +129,7 @@ final class Handoff {
   private void acquired(int me, Thread other) {
     long now = System.nanoTime();
     if (now - measureStart >= 0 && now - measureEnd < 0) {
-      samples[me].add(now - unlockedAt);
+      samples[me].recordValue(now - unlockedAt);
     }
     handoffs++; // only the holder writes, so the non-atomic increment is safe
     LockSupport.unpark(other);

@@ -3,39 +3,23 @@ package dev.dlock.bench;
 import dev.dlock.bench.targets.Targets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.TypeConversionException;
 
 /**
- * What one {@code ./bench} run does, from its command line. The iteration flags use JMH's own
- * names and also size W4: its warm-up lasts {@code -wi × -w} and its measurement {@code -i × -r}.
+ * What one {@code ./bench} run does, from its command line, parsed by picocli. The iteration flags
+ * use JMH's own names and also size W4: its warm-up lasts {@code -wi × -w} and its measurement {@code -i × -r}.
  */
 public record Settings(List<Workload> workloads, List<String> targets, String baseline, int forks,
     int warmupIterations, TimeValue warmupTime, int iterations, TimeValue time, boolean verbose,
     Path out, boolean help) {
-
-  static final String USAGE = String.join("\n",
-      "usage: ./bench [options]",
-      "  --quick               a few seconds in all, for a smoke run (numbers are rough)",
-      "  --targets a,b,...     targets to run, in table order (default " + String.join(",", Targets.defaults()) + ";",
-      "                        known: " + String.join(",", Targets.names()) + ";",
-      "                        " + Targets.JDBC + " = the JDBC targets, on one embedded PostgreSQL;",
-      "                        " + Targets.REDIS + " = the Redis targets, on one embedded redis-server;",
-      "                        " + Targets.ZOOKEEPER + " = the ZooKeeper targets, on one embedded ZooKeeper;",
-      "                        " + Targets.REDIS_HA + " = Sentinel and Redlock targets, on embedded replicated redis)",
-      "  --baseline NAME       the target the ratio column divides by (default the first target)",
-      "  --workloads W1,...    workloads to run (default W1,W2,W3,W4)",
-      "  -f N                  JMH forks per benchmark (default 1, --quick 0 = in this JVM)",
-      "  -wi N  -w TIME        warm-up iterations and their time (default 10 x 2s: 16 threads on two",
-      "                        cores keep the JIT compiler busy that long before numbers settle)",
-      "  -i N   -r TIME        measured iterations and their time (default 3 x 1s)",
-      "                        TIME as JMH takes it: 500ms, 2s; W4 runs wi*w then i*r",
-      "  --out FILE            Markdown copy of the table (default dlock-bench/target/bench-results.md)",
-      "  -v, --verbose         show JMH's own output",
-      "  -h, --help            this text");
 
   /** W4's warm-up time. */
   Duration handoffWarmup() {
@@ -53,94 +37,162 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
         warmupIterations, warmupTime, iterations, time);
   }
 
+  /** The usage text, as picocli renders it from {@link Options}. */
+  static String usage() {
+    CommandLine cl = new CommandLine(new Options());
+    cl.getCommandSpec().usageMessage().footer(
+        "",
+        "Targets (default " + String.join(",", Targets.defaults()) + "):",
+        "  " + String.join(",", Targets.names()),
+        "Presets, each on one embedded server: " + Targets.JDBC + " = the JDBC targets on PostgreSQL, "
+            + Targets.REDIS + " = the Redis targets, " + Targets.ZOOKEEPER + " = the ZooKeeper targets, "
+            + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.");
+    return cl.getUsageMessage();
+  }
+
   /**
    * Parses a command line.
    *
-   * @throws IllegalArgumentException saying what is wrong with it
+   * @throws IllegalArgumentException saying what is wrong with it (picocli's message: it names the
+   *     option and the value)
    */
   public static Settings parse(String... args) {
-    boolean quick = Arrays.asList(args).contains("--quick");
-    List<Workload> workloads = List.of(Workload.values());
-    List<String> targets = Targets.defaults();
-    String baseline = null;
-    int forks = quick ? 0 : 1;
-    int wi = quick ? 1 : 10;
-    TimeValue w = quick ? TimeValue.milliseconds(100) : TimeValue.seconds(2);
-    int i = quick ? 1 : 3;
-    TimeValue r = quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
-    boolean verbose = false;
-    boolean help = false;
-    Path out = defaultOut();
-    for (int k = 0; k < args.length; k++) {
-      String a = args[k];
-      switch (a) {
-        case "--quick" -> { }
-        case "--targets" -> targets = targets(value(args, ++k, a));
-        case "--baseline" -> baseline = Targets.check(value(args, ++k, a));
-        case "--workloads" -> workloads = workloads(value(args, ++k, a));
-        case "-f" -> forks = count(value(args, ++k, a), a);
-        case "-wi" -> wi = count(value(args, ++k, a), a);
-        case "-w" -> w = time(value(args, ++k, a), a);
-        case "-i" -> i = count(value(args, ++k, a), a);
-        case "-r" -> r = time(value(args, ++k, a), a);
-        case "--out" -> out = Path.of(value(args, ++k, a));
-        case "-v", "--verbose" -> verbose = true;
-        case "-h", "--help" -> help = true;
-        default -> throw new IllegalArgumentException("unknown option '" + a + "'");
-      }
-    }
-    if (i == 0) {
-      throw new IllegalArgumentException("-i must be at least 1");
-    }
-    if (baseline == null) {
-      baseline = targets.get(0);
-    } else if (!targets.contains(baseline)) {
-      throw new IllegalArgumentException("--baseline " + baseline + " is not among the targets run: "
-          + String.join(",", targets));
-    }
-    return new Settings(workloads, targets, baseline, forks, wi, w, i, r, verbose, out, help);
-  }
-
-  private static String value(String[] args, int k, String option) {
-    if (k >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value");
-    }
-    return args[k];
-  }
-
-  private static List<String> targets(String csv) {
-    List<String> names = new ArrayList<>();
-    for (String name : csv.split(",")) {
-      for (String target : Targets.expand(name.trim())) {
-        if (!names.contains(target)) {
-          names.add(target);
-        }
-      }
-    }
-    return List.copyOf(names);
-  }
-
-  private static List<Workload> workloads(String csv) {
-    return Arrays.stream(csv.split(",")).map(Workload::parse).sorted().distinct().toList();
-  }
-
-  private static int count(String s, String option) {
+    Options o = new Options();
     try {
-      int n = Integer.parseInt(s);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // falls through to the message below
+      new CommandLine(o).parseArgs(args);
+    } catch (CommandLine.ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
     }
-    throw new IllegalArgumentException(option + " takes a count of 0 or more, not '" + s + "'");
+    return o.settings();
   }
 
-  private static TimeValue time(String s, String option) {
+  /**
+   * The options, as picocli reads them. Unset counts and times stay null so that {@code --quick} can
+   * choose their defaults after parsing, whatever the order of the flags.
+   */
+  @Command(name = "./bench", sortOptions = false, usageHelpWidth = 100,
+      description = "Runs the workloads on the targets and prints one table (progress on stderr).")
+  static final class Options {
+    @Option(names = "--quick", description = "a few seconds in all, for a smoke run (numbers are rough)")
+    boolean quick;
+
+    @Option(names = "--targets", split = ",", paramLabel = "a,b,...", converter = TargetNames.class,
+        description = "targets to run, in table order (the known ones and the default are listed below)")
+    List<String> targets;
+
+    @Option(names = "--baseline", paramLabel = "NAME", converter = TargetName.class,
+        description = "the target the ratio column divides by (default the first target)")
+    String baseline;
+
+    @Option(names = "--workloads", split = ",", paramLabel = "W1,...", converter = WorkloadName.class,
+        description = "workloads to run (default W1,W2,W3,W4)")
+    List<Workload> workloads;
+
+    @Option(names = "-f", paramLabel = "N", description = "JMH forks per benchmark (default 1, --quick 0 = in this JVM)")
+    Integer forks;
+
+    @Option(names = "-wi", paramLabel = "N", description = "warm-up iterations (default 10; --quick 1)")
+    Integer warmupIterations;
+
+    @Option(names = "-w", paramLabel = "TIME", converter = Time.class, description = "warm-up iteration time "
+        + "(default 2s: 16 threads on two cores keep the JIT busy that long; --quick 100ms)")
+    TimeValue warmupTime;
+
+    @Option(names = "-i", paramLabel = "N", description = "measured iterations (default 3; --quick 1)")
+    Integer iterations;
+
+    @Option(names = "-r", paramLabel = "TIME", converter = Time.class,
+        description = "measured iteration time as JMH takes it, 500ms or 2s (default 1s; --quick 200ms);"
+            + " W4 runs -wi x -w, then -i x -r")
+    TimeValue time;
+
+    @Option(names = "--out", paramLabel = "FILE",
+        description = "Markdown copy of the table (default dlock-bench/target/bench-results.md)")
+    Path out;
+
+    @Option(names = {"-v", "--verbose"}, description = "show JMH's own output")
+    boolean verbose;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
+    boolean help;
+
+    Settings settings() {
+      int f = orElse(forks, "-f", quick ? 0 : 1);
+      int wi = orElse(warmupIterations, "-wi", quick ? 1 : 10);
+      int i = orElse(iterations, "-i", quick ? 1 : 3);
+      if (i == 0) {
+        throw new IllegalArgumentException("-i must be at least 1");
+      }
+      TimeValue w = warmupTime != null ? warmupTime : quick ? TimeValue.milliseconds(100) : TimeValue.seconds(2);
+      TimeValue r = time != null ? time : quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
+      List<String> names = targets == null ? Targets.defaults()
+          : targets.stream().flatMap(t -> Targets.expand(t).stream()).distinct().toList();
+      String base = baseline == null ? names.get(0) : baseline;
+      if (!names.contains(base)) {
+        throw new IllegalArgumentException("--baseline " + base + " is not among the targets run: "
+            + String.join(",", names));
+      }
+      List<Workload> ws = workloads == null ? List.of(Workload.values())
+          : workloads.stream().sorted().distinct().toList();
+      return new Settings(ws, names, base, f, wi, w, i, r, verbose, out == null ? defaultOut() : out, help);
+    }
+
+    private static int orElse(Integer value, String option, int otherwise) {
+      if (value == null) {
+        return otherwise;
+      }
+      if (value < 0) {
+        throw new IllegalArgumentException(option + " takes a count of 0 or more, not '" + value + "'");
+      }
+      return value;
+    }
+  }
+
+  /** A target name or preset, checked here and expanded to the targets it names in settings(). */
+  static final class TargetNames implements ITypeConverter<String> {
+    @Override
+    public String convert(String name) {
+      return checked(() -> {
+        Targets.expand(name.trim());
+        return name.trim();
+      });
+    }
+  }
+
+  /** One known target name. */
+  static final class TargetName implements ITypeConverter<String> {
+    @Override
+    public String convert(String name) {
+      return checked(() -> Targets.check(name));
+    }
+  }
+
+  /** W1 … W4, in either case. */
+  static final class WorkloadName implements ITypeConverter<Workload> {
+    @Override
+    public Workload convert(String name) {
+      return checked(() -> Workload.parse(name));
+    }
+  }
+
+  /** A time as JMH takes it. */
+  static final class Time implements ITypeConverter<TimeValue> {
+    @Override
+    public TimeValue convert(String value) {
+      try {
+        return TimeValue.fromString(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException("takes a time such as 500ms or 2s, not '" + value + "'");
+      }
+    }
+  }
+
+  /** Our own checks' messages, as picocli shows a conversion's: "Invalid value for option …: msg". */
+  private static <T> T checked(Supplier<T> parse) {
     try {
-      return TimeValue.fromString(s);
+      return parse.get();
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(option + " takes a time such as 500ms or 2s, not '" + s + "'");
+      throw new TypeConversionException(e.getMessage());
     }
   }
 

@@ -47,8 +47,15 @@ class SettingsTest {
         .hasMessageContaining("unknown target 'etcd'").hasMessageContaining("mem");
     assertThatThrownBy(() -> Settings.parse("--workloads", "W9")).hasMessageContaining("W9");
     assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r");
-    assertThatThrownBy(() -> Settings.parse("-i")).hasMessageContaining("needs a value");
+    assertThatThrownBy(() -> Settings.parse("-i")).hasMessageContaining("Missing required parameter for option '-i'");
     assertThatThrownBy(() -> Settings.parse("--fast")).hasMessageContaining("--fast");
     assertThatThrownBy(() -> Settings.parse("--baseline", "nope")).hasMessageContaining("'nope'");
+  }
+
+  @Test
+  void theUsageNamesEveryOptionAndTheKnownTargets() {
+    String usage = Settings.usage();
+    assertThat(usage).contains("--quick", "--targets", "--baseline", "--workloads", "-f", "-wi", "-w", "-i",
+        "-r", "--out", "--verbose", "--help", "jdbc-pg", "reentrant", "redis-ha");
   }
 }

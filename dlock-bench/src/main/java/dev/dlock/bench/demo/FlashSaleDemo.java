@@ -3,13 +3,13 @@ package dev.dlock.bench.demo;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.bench.LongSamples;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
 
 /**
  * {@code ./dlock demo}: a flash sale on the in-memory backend. Several workers, each its own
@@ -106,14 +106,14 @@ public final class FlashSaleDemo {
     Stock stock = new Stock(s.stock());
     AtomicInteger sold = new AtomicInteger();
     int buyers = s.workers() * s.buyersPerWorker();
-    LongSamples[] latencies = new LongSamples[buyers];
+    Histogram[] latencies = new Histogram[buyers];
     Throwable[] failures = new Throwable[buyers];
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
     for (int b = 0; b < buyers; b++) {
       int buyer = b;
       int worker = b % s.workers();
-      latencies[b] = new LongSamples();
+      latencies[b] = new Histogram(3);
       threads.add(new Thread(() -> {
         try {
           start.await();
@@ -122,7 +122,7 @@ public final class FlashSaleDemo {
             if (!strategy.buy(worker, stock)) {
               break;
             }
-            latencies[buyer].add(System.nanoTime() - t0);
+            latencies[buyer].recordValue(System.nanoTime() - t0);
             sold.incrementAndGet();
           }
         } catch (Throwable t) {
@@ -137,14 +137,14 @@ public final class FlashSaleDemo {
       t.join();
     }
     long elapsed = System.nanoTime() - t0;
-    LongSamples all = new LongSamples();
+    Histogram all = new Histogram(3);
     for (int b = 0; b < buyers; b++) {
       if (failures[b] != null) {
         throw new IllegalStateException("buyer " + b + " failed (" + name + ")", failures[b]);
       }
-      all.addAll(latencies[b]);
+      all.add(latencies[b]);
     }
-    long p99 = all.size() == 0 ? 0 : all.percentile(99);
+    long p99 = all.getTotalCount() == 0 ? 0 : all.getValueAtPercentile(99);
     return new Outcome(name, s.stock(), sold.get(), sold.get() * 1e9 / elapsed, p99);
   }
 
