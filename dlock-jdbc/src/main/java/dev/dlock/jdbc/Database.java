@@ -16,9 +16,7 @@ import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 
 /**
@@ -45,6 +43,8 @@ final class Database {
   }
 
   static final int ATTEMPTS = 4;
+  /** Pauses of up to 1, 2, then 4 ms between the attempts of work chosen as a deadlock victim. */
+  private static final Retry DEADLOCK_RETRY = new Retry(Duration.ofMillis(1), Duration.ofMillis(4));
   /**
    * PostgreSQL: the session was ended by a shutdown or an idle timeout, none can start now, or
    * the statement ran out of time (57014, also H2's).
@@ -107,33 +107,33 @@ final class Database {
    * {@value #ATTEMPTS} times in all.
    */
   <T> T run(String what, Work<T> work) {
-    boolean remade = false;
-    for (int attempt = 1; ; attempt++) {
+    boolean[] remade = {false};
+    return DEADLOCK_RETRY.run(attempt -> {
       try (Borrowed b = borrow()) {
         Connection c = b.connection();
         try {
-          return inAutoCommit(c, work);
+          return Retry.done(inAutoCommit(c, work));
         } catch (SQLException e) {
           Remake r = remake;
-          if (remade || r == null || !Dialect.isMissingTable(e)) {
+          if (remade[0] || r == null || !Dialect.isMissingTable(e)) {
             throw e;
           }
-          remade = true;
+          remade[0] = true;
           try {
             r.run(c);
           } catch (SQLException | RuntimeException again) {
             again.addSuppressed(e);
             throw again;
           }
+          return Retry.again();
         }
       } catch (SQLException e) {
         if (attempt >= ATTEMPTS || !isDeadlock(e)) {
           throw failure(what, e);
         }
-        // Up to 1, 2, then 4 ms; an interrupt ends the pause early, and the next attempt runs.
-        LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(1, 1_000_000L << (attempt - 1)));
+        return Retry.again();
       }
-    }
+    });
   }
 
   private static <T> T inAutoCommit(Connection c, Work<T> work) throws SQLException {

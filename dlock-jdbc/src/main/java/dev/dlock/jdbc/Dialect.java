@@ -114,6 +114,14 @@ abstract class Dialect {
   /** The file beside this class holding the CREATE statements. */
   abstract String schemaResource();
 
+  /**
+   * What stands for {@code {collation}} in {@link #schemaResource()}: a constant of the dialect's,
+   * never configuration, so one file serves servers that name the same collation differently.
+   */
+  String collation() {
+    return "";
+  }
+
   /** The database clock in whole microseconds since 1970-01-01 UTC, as an SQL expression. */
   abstract String clockMicros();
 

@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.Ticker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -34,8 +35,11 @@ final class H2Session extends SessionDialect {
   /** The longest single lock wait, so that a cancel is seen this soon. */
   static final int CHUNK_MILLIS = 100;
 
-  H2Session(Dialect lease) {
+  private final Ticker ticker;
+
+  H2Session(Dialect lease, Ticker ticker) {
     super(lease);
+    this.ticker = ticker;
   }
 
   /**
@@ -66,10 +70,10 @@ final class H2Session extends SessionDialect {
     }
     c.setAutoCommit(false);
     boolean locked = false;
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, waitMillis));
+    long deadline = ticker.read() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, waitMillis));
     try {
       while (true) {
-        long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        long left = TimeUnit.NANOSECONDS.toMillis(deadline - ticker.read());
         setLockTimeout(c, Math.max(1, Math.min(left, CHUNK_MILLIS))); // 0 would wait forever
         try (PreparedStatement ps = prepare(c, LOCK)) {
           ps.setString(1, name);

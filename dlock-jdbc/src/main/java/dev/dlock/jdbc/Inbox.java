@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.Ticker;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -34,12 +35,15 @@ abstract class Inbox implements AutoCloseable {
   final Consumer<String> released;
   final String description;
   private final Thread thread;
-  private long lastBeat = System.nanoTime();
+  final Ticker ticker;
+  private long lastBeat;
   private volatile boolean healthy;
   volatile boolean closed;
 
-  Inbox(Waiters waiters, Consumer<String> released, String description, String clientId) {
+  Inbox(Waiters waiters, Consumer<String> released, String description, String clientId, Ticker ticker) {
     this.waiters = waiters;
+    this.ticker = ticker;
+    this.lastBeat = ticker.read();
     this.released = released;
     this.description = description;
     this.thread = new Thread(this::loop, "dlock-inbox-" + clientId);
@@ -95,9 +99,9 @@ abstract class Inbox implements AutoCloseable {
           recovered();
         }
         step();
-        if (!waiters.isEmpty() && System.nanoTime() - lastBeat > HEARTBEAT.toNanos()) {
+        if (!waiters.isEmpty() && ticker.read() - lastBeat > HEARTBEAT.toNanos()) {
           beat();
-          lastBeat = System.nanoTime();
+          lastBeat = ticker.read();
         }
       } catch (InterruptedException e) {
         break;

@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.Ticker;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +25,8 @@ final class InboxPoller extends Inbox {
   private final Object signal = new Object();
 
   InboxPoller(Database db, Dialect dialect, Waiters waiters, Consumer<String> released,
-      String clientId) {
-    super(waiters, released, db.description(), clientId);
+      String clientId, Ticker ticker) {
+    super(waiters, released, db.description(), clientId, ticker);
     this.db = db;
     this.dialect = dialect;
   }

@@ -82,9 +82,11 @@ final class LeaseBackend implements LockBackend {
       maxNameLength = Schema.prepare(c, found, createTable);
       return found;
     });
+    waiters.timeBy(context.ticker());
     Inbox in = d instanceof PostgresDialect pg
-        ? new PgListener(listenOpener, pg, waiters, context::released, db.description(), context.clientId())
-        : new InboxPoller(db, d, waiters, context::released, context.clientId());
+        ? new PgListener(listenOpener, pg, waiters, context::released, db.description(), context.clientId(),
+            context.ticker())
+        : new InboxPoller(db, d, waiters, context::released, context.clientId(), context.ticker());
     try {
       in.start();
     } catch (SQLException e) {

@@ -106,7 +106,13 @@ final class MariaDbDialect extends Dialect {
 
   @Override
   String schemaResource() {
-    return mysql ? "mysql.sql" : "mariadb.sql";
+    return "mariadb.sql";
+  }
+
+  /** Byte-for-byte, no padding: MySQL 8 names it utf8mb4_0900_bin, MariaDB utf8mb4_nopad_bin. */
+  @Override
+  String collation() {
+    return mysql ? "utf8mb4_0900_bin" : "utf8mb4_nopad_bin";
   }
 
   @Override

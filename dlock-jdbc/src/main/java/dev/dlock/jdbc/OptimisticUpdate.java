@@ -7,8 +7,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
 import java.util.regex.Pattern;
@@ -51,8 +49,7 @@ public final class OptimisticUpdate {
   private final String select;
   private final String update;
   private final int maxConflicts;
-  private final long firstPauseNanos;
-  private final long maxPauseNanos;
+  private final Retry retry;
 
   private OptimisticUpdate(Builder b) {
     this.db = new Database(b.dataSource, "DataSource " + b.dataSource.getClass().getName(), Duration.ZERO);
@@ -62,8 +59,7 @@ public final class OptimisticUpdate {
     this.update = String.format("UPDATE %1$s SET %2$s = ?, %3$s = %3$s + 1 WHERE %4$s = ? AND %3$s = ?",
         b.table, b.valueColumn, b.versionColumn, b.keyColumn);
     this.maxConflicts = b.maxConflicts;
-    this.firstPauseNanos = b.firstPause.toNanos();
-    this.maxPauseNanos = b.maxPause.toNanos();
+    this.retry = new Retry(b.firstPause, b.maxPause);
   }
 
   /** A builder; table, key, value and version columns and a DataSource are required. */
@@ -94,26 +90,26 @@ public final class OptimisticUpdate {
   public Result update(Object key, LongFunction<OptionalLong> change) throws InterruptedException {
     requireNonNull(key, "key");
     requireNonNull(change, "change");
-    for (int conflicts = 0; ; ) {
+    return retry.run(attempt -> {
+      int conflicts = attempt - 1;
       if (Thread.interrupted()) {
         throw new InterruptedException("interrupted updating key '" + key + "' in table '" + table + "'");
       }
       long[] row = read(key);
       OptionalLong next = requireNonNull(change.apply(row[0]), "change returned null");
       if (next.isEmpty()) {
-        return new Result(false, row[0], row[1], conflicts);
+        return Retry.done(new Result(false, row[0], row[1], conflicts));
       }
       if (write(key, next.getAsLong(), row[1])) {
-        return new Result(true, next.getAsLong(), row[1] + 1, conflicts);
+        return Retry.done(new Result(true, next.getAsLong(), row[1] + 1, conflicts));
       }
-      conflicts++;
-      if (conflicts >= maxConflicts) {
+      if (attempt >= maxConflicts) {
         throw new OptimisticConflictException(String.format("gave up updating key '%s' in table '%s'"
-            + " after %d conflicts: another writer changed the row each time", key, table, conflicts),
-            key, conflicts);
+            + " after %d conflicts: another writer changed the row each time", key, table, attempt),
+            key, attempt);
       }
-      pause(conflicts);
-    }
+      return Retry.again();
+    });
   }
 
   /** (value, version) of the row, or a LockException naming the key. */
@@ -141,14 +137,6 @@ public final class OptimisticUpdate {
         return ps.executeUpdate() == 1;
       }
     });
-  }
-
-  /** Full jitter: a random pause up to firstPause·2^(conflicts-1), capped at maxPause. */
-  private void pause(int conflicts) throws InterruptedException {
-    long bound = firstPauseNanos << Math.min(conflicts - 1, 30);
-    bound = bound <= 0 ? maxPauseNanos : Math.min(bound, maxPauseNanos);
-    long nanos = bound <= 0 ? 0 : ThreadLocalRandom.current().nextLong(bound + 1);
-    TimeUnit.NANOSECONDS.sleep(nanos);
   }
 
   /** Configures an {@link OptimisticUpdate}. Not thread-safe. */

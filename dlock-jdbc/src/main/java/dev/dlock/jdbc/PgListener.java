@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.Ticker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -29,11 +30,12 @@ final class PgListener extends Inbox {
   private final PostgresDialect dialect;
   private volatile Connection connection;
   private volatile int ownReadTimeout;
-  private long lastUse = System.nanoTime();
+  private long lastUse;
 
   PgListener(Opener opener, PostgresDialect dialect, Waiters waiters, Consumer<String> released,
-      String description, String clientId) {
-    super(waiters, released, description, clientId);
+      String description, String clientId, Ticker ticker) {
+    super(waiters, released, description, clientId, ticker);
+    this.lastUse = ticker.read();
     this.opener = opener;
     this.dialect = dialect;
   }
@@ -66,13 +68,13 @@ final class PgListener extends Inbox {
         }
       }
     }
-    if (System.nanoTime() - lastUse > PING_NANOS) {
+    if (ticker.read() - lastUse > PING_NANOS) {
       // A peer that died without a reset is silent; a query proves the session is alive.
       try (Statement s = c.createStatement()) {
         s.setQueryTimeout(5);
         s.execute("SELECT 1");
       }
-      lastUse = System.nanoTime();
+      lastUse = ticker.read();
     }
   }
 
@@ -87,7 +89,7 @@ final class PgListener extends Inbox {
     if (dialect.heartbeat(connection, id, PURGE.toNanos() / 1000) < armed) {
       wakeAll();
     }
-    lastUse = System.nanoTime();
+    lastUse = ticker.read();
   }
 
   @Override

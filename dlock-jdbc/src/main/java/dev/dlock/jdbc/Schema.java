@@ -74,7 +74,7 @@ final class Schema {
     StringBuilder sql = new StringBuilder();
     for (String line : text.split("\n")) {
       if (!line.trim().startsWith("--")) {
-        sql.append(line).append('\n');
+        sql.append(line.replace("{collation}", d.collation())).append('\n');
       }
     }
     List<String> statements = new ArrayList<>();

@@ -69,7 +69,7 @@ final class SessionBackend implements LockBackend {
       }
       Dialect found = Dialect.detect(c.getMetaData(), table, timeoutSeconds);
       maxNameLength = Schema.prepare(c, found, createTable);
-      SessionDialect session = SessionDialect.of(found);
+      SessionDialect session = SessionDialect.of(found, context.ticker());
       session.prepare(c);
       leaseDialect = found;
       return session;

@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.Ticker;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -66,15 +67,18 @@ abstract class SessionDialect {
     this.clockMicros = lease.clockMicros();
   }
 
-  /** The session dialect of the database whose lease dialect is {@code d}. */
-  static SessionDialect of(Dialect d) {
+  /**
+   * The session dialect of the database whose lease dialect is {@code d}; {@code ticker} is the
+   * engine's clock, for a dialect that waits in steps on the client.
+   */
+  static SessionDialect of(Dialect d, Ticker ticker) {
     if (d instanceof PostgresDialect) {
       return new PostgresSession(d);
     }
     if (d instanceof MariaDbDialect) {
       return new MariaDbSession(d);
     }
-    return new H2Session(d);
+    return new H2Session(d, ticker);
   }
 
   /** Runs once at start, on a borrowed connection, to create what the dialect needs. */

@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.Ticker;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,8 +14,16 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Waiters {
   private final ConcurrentHashMap<String, String> nameByOwner = new ConcurrentHashMap<>();
-  private volatile long lastArmedNanos = System.nanoTime();
+  // The system clock until the backend starts, then the engine's, so virtual time reaches here too.
+  private volatile Ticker ticker = Ticker.system();
+  private volatile long lastArmedNanos = ticker.read();
   private volatile boolean everArmed;
+
+  /** Times the waits by {@code ticker} from now on: the engine's, given at start. */
+  void timeBy(Ticker ticker) {
+    this.ticker = ticker;
+    lastArmedNanos = ticker.read();
+  }
 
   boolean isArmed(String owner) {
     return nameByOwner.containsKey(owner);
@@ -23,7 +32,7 @@ final class Waiters {
   /** Records a queue row that is committed. */
   void armed(String name, String owner) {
     nameByOwner.put(owner, name);
-    lastArmedNanos = System.nanoTime();
+    lastArmedNanos = ticker.read();
     everArmed = true;
   }
 
@@ -56,6 +65,6 @@ final class Waiters {
   }
 
   long nanosSinceLastArmed() {
-    return System.nanoTime() - lastArmedNanos;
+    return ticker.read() - lastArmedNanos;
   }
 }

@@ -1,6 +1,8 @@
--- The dlock lease-lock tables (scheme S1) for MariaDB 10.6 or later.
+-- The dlock lease-lock tables (scheme S1) for MariaDB 10.6 or later and MySQL 8.0.17 or later.
 -- dlock creates them when absent; run this yourself when the application may not create tables,
--- replacing dlock_locks everywhere if you configured another table name.
+-- replacing dlock_locks everywhere if you configured another table name, and {collation} with
+-- utf8mb4_nopad_bin on MariaDB or utf8mb4_0900_bin on MySQL (each server's binary collation
+-- without trailing-space padding).
 --
 -- dlock_locks: one row per lock name. A released lock keeps its row (owner and expiry cleared).
 -- A fencing token is the larger of the row's last token + 1 and the database clock in
@@ -8,8 +10,8 @@
 -- UTC_TIMESTAMP(6) stored as DATETIME(6), so no client's session time zone matters. Names compare
 -- byte for byte: no case folding, no trailing-space padding.
 CREATE TABLE IF NOT EXISTS dlock_locks (
-  name        VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL PRIMARY KEY,
-  owner       VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NULL,
+  name        VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {collation} NOT NULL PRIMARY KEY,
+  owner       VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {collation} NULL,
   token       BIGINT      NOT NULL,
   expires_at  DATETIME(6) NULL,
   acquired_at DATETIME(6) NULL
@@ -20,8 +22,8 @@ CREATE TABLE IF NOT EXISTS dlock_locks (
 -- so one waiter wakes per release. Waiting clients refresh seen_at every few seconds; rows of dead
 -- clients go stale.
 CREATE TABLE IF NOT EXISTS dlock_locks_waiters (
-  name      VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
-  owner     VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin NOT NULL,
+  name      VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {collation} NOT NULL,
+  owner     VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {collation} NOT NULL,
   inbox     VARCHAR(64)  CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
   queued_at DATETIME(6) NOT NULL,
   seen_at   DATETIME(6) NOT NULL,

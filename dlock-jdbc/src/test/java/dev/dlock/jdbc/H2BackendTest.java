@@ -5,21 +5,11 @@ import static dev.dlock.jdbc.TestDatabase.SECRET;
 import java.util.List;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class H2BackendTest extends LeaseBackendCases {
-  private static H2Database database;
-
-  @BeforeAll
-  static void startServer() {
-    database = new H2Database();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    database.close();
-  }
+  @RegisterExtension
+  static final H2Database database = new H2Database();
 
   @Override
   TestDatabase db() {

@@ -4,25 +4,15 @@ import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The conformance suite, and the cases of a database that forgets a lock (its rows deleted), on an
  * in-memory H2, each client built on a plain DataSource.
  */
 class H2ConformanceTest extends LockConformanceSuite implements StateLossCases {
-  private static H2Database database;
-
-  @BeforeAll
-  static void startServer() {
-    database = new H2Database();
-  }
-
-  @AfterAll
-  static void stopServer() {
-    database.close();
-  }
+  @RegisterExtension
+  static final H2Database database = new H2Database();
 
   @Override
   protected LockClientBuilder newClientBuilder() {

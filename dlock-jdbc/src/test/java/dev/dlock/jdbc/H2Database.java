@@ -40,6 +40,11 @@ final class H2Database implements TestDatabase {
   }
 
   @Override
+  public void open() {
+    // Made in the constructor, so a test may also hold one in a plain field.
+  }
+
+  @Override
   public void close() {
     // The JVM's exit drops it.
   }

@@ -4,22 +4,12 @@ import static dev.dlock.jdbc.TestDatabase.SECRET;
 
 import java.util.List;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.mariadb.jdbc.MariaDbDataSource;
 
 class MariaDbBackendTest extends LeaseBackendCases {
-  private static MariaDbServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = MariaDbServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final MariaDbServer server = new MariaDbServer();
 
   @Override
   TestDatabase db() {

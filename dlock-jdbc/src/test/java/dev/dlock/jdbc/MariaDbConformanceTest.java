@@ -4,25 +4,15 @@ import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The conformance suite, and the cases of a database that forgets a lock (its rows deleted), on a
  * real MariaDB, each client opened by URL with its own pool.
  */
 class MariaDbConformanceTest extends LockConformanceSuite implements StateLossCases {
-  private static MariaDbServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = MariaDbServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final MariaDbServer server = new MariaDbServer();
 
   @Override
   protected LockClientBuilder newClientBuilder() {

@@ -19,16 +19,11 @@ import org.mariadb.jdbc.MariaDbDataSource;
  */
 final class MariaDbServer implements TestDatabase {
   private static final String DATABASE = "dlock";
-  private final DB db;
-  private final int port;
+  private DB db;
+  private int port;
 
-  private MariaDbServer(DB db, int port) {
-    this.db = db;
-    this.port = port;
-  }
-
-  static MariaDbServer start() throws IOException, ManagedProcessException, SQLException {
-    int port;
+  @Override
+  public void open() throws IOException, ManagedProcessException, SQLException {
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
     }
@@ -37,13 +32,12 @@ final class MariaDbServer implements TestDatabase {
     config.addArg("--user=root");
     config.addArg("--bind-address=127.0.0.1");
     config.addArg("--skip-ssl");
-    DB db = DB.newEmbeddedDB(config.build());
+    db = DB.newEmbeddedDB(config.build());
     db.start();
     try (Connection c = DriverManager.getConnection("jdbc:mariadb://127.0.0.1:" + port + "/?user=root");
         Statement s = c.createStatement()) {
       s.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
     }
-    return new MariaDbServer(db, port);
   }
 
   int port() {

@@ -2,22 +2,12 @@ package dev.dlock.jdbc;
 
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The conformance suite on session locks in a real MariaDB, each client opened by URL with its own pool. */
 class MariaDbSessionConformanceTest extends SessionConformance {
-  private static MariaDbServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = MariaDbServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final MariaDbServer server = new MariaDbServer();
 
   @Override
   protected LockClientBuilder newClientBuilder() {

@@ -2,21 +2,11 @@ package dev.dlock.jdbc;
 
 import java.sql.SQLException;
 import java.sql.Statement;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class MariaDbSessionTest extends SessionLockCases {
-  private static MariaDbServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = MariaDbServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final MariaDbServer server = new MariaDbServer();
 
   @Override
   TestDatabase db() {

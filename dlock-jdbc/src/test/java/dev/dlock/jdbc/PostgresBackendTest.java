@@ -14,23 +14,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.ds.PGSimpleDataSource;
 
 class PostgresBackendTest extends LeaseBackendCases {
-  private static PostgresServer server;
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
 
   @BeforeAll
   static void startServer() throws Exception {
-    server = PostgresServer.start();
     server.requirePassword("app", SECRET);
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
   }
 
   @Override

@@ -4,25 +4,15 @@ import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The conformance suite, and the cases of a database that forgets a lock (its rows deleted), on a
  * real PostgreSQL, each client opened by URL with its own pool.
  */
 class PostgresConformanceTest extends LockConformanceSuite implements StateLossCases {
-  private static PostgresServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = PostgresServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
 
   @Override
   protected LockClientBuilder newClientBuilder() {

@@ -15,10 +15,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.util.PSQLException;
 
 /**
@@ -32,18 +31,9 @@ class PostgresFaultTest {
   private static final Duration WAIT = Duration.ofSeconds(2);
   /** What a deadline may be overrun by: CallTimeout's minimum for a last call, and scheduling. */
   private static final Duration SLACK = Duration.ofSeconds(1);
-  private static PostgresServer server;
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
   private final List<LockBackend> backends = new ArrayList<>();
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = PostgresServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void closeBackends() {

@@ -5,27 +5,22 @@ import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LossDeadlineSuite;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * On PostgreSQL: a holder cut off by a frozen path, or by a paused server (the postmaster and
  * every backend process stopped), is told before the database lets another client take the lock.
  */
 class PostgresLossDeadlineTest extends LossDeadlineSuite {
-  private static PostgresServer server;
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
   private static String directUrl;
   private Paused paused;
 
   @BeforeAll
   static void start() throws Exception {
-    server = PostgresServer.start();
     directUrl = server.url();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    server.close();
   }
 
   @Override

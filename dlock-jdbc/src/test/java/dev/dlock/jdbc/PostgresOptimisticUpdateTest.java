@@ -1,20 +1,10 @@
 package dev.dlock.jdbc;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PostgresOptimisticUpdateTest extends OptimisticUpdateCases {
-  private static PostgresServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = PostgresServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
 
   @Override
   TestDatabase db() {

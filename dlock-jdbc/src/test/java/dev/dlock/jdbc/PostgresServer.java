@@ -12,14 +12,11 @@ import javax.sql.DataSource;
 
 /** A real PostgreSQL server for one test class, on a free loopback port. */
 final class PostgresServer implements TestDatabase {
-  private final EmbeddedPostgres pg;
+  private EmbeddedPostgres pg;
 
-  private PostgresServer(EmbeddedPostgres pg) {
-    this.pg = pg;
-  }
-
-  static PostgresServer start() throws IOException {
-    return new PostgresServer(EmbeddedPostgres.builder().start());
+  @Override
+  public void open() throws IOException {
+    pg = EmbeddedPostgres.builder().start();
   }
 
   @Override

@@ -15,22 +15,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class PostgresSessionTest extends SessionLockCases {
-  private static PostgresServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = PostgresServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
 
   /**
    * A DataSource that is not HikariCP (here, one that lends the same connection every time and

@@ -9,26 +9,16 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A pool dlock makes for a PostgreSQL URL bounds its statements by the server's statement_timeout
  * rather than a client timer: a grant stuck behind another transaction's row lock is cut off.
  */
 class PostgresTimeoutTest {
-  private static PostgresServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = PostgresServer.start();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final PostgresServer server = new PostgresServer();
 
   @Test
   void aStatementStuckOnARowLockIsCutOffByTheServer() throws Exception {

@@ -8,9 +8,17 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** A database a test class started, reachable by URL and as a DataSource. */
-interface TestDatabase {
+/**
+ * A database a test class starts, reachable by URL and as a DataSource. It is the class's JUnit
+ * extension, {@code @RegisterExtension static final PostgresServer server = new PostgresServer();}:
+ * it opens before the class's first test (and its {@code @BeforeAll} methods) and closes after the
+ * last, so no test class writes that pair of methods itself.
+ */
+interface TestDatabase extends BeforeAllCallback, AfterAllCallback {
   /** A JDBC URL without a password. */
   String url();
 
@@ -26,8 +34,21 @@ interface TestDatabase {
   /** A timestamp column type this database accepts but dlock must refuse. */
   String badTimestampType();
 
+  /** Starts the server. */
+  void open() throws Exception;
+
   /** Stops the server. */
   void close() throws Exception;
+
+  @Override
+  default void beforeAll(ExtensionContext context) throws Exception {
+    open();
+  }
+
+  @Override
+  default void afterAll(ExtensionContext context) throws Exception {
+    close();
+  }
 
   /** The first column of the first row of {@code sql}, as text. */
   default String query(String sql) throws SQLException {
