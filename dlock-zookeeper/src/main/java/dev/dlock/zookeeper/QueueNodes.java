@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * and a delete may have deleted it already; each call here is safe to repeat (a create looks for
  * its node first, a delete accepts a node gone by its own earlier try), and a contender whose node
  * cannot be deleted in time is left to a background thread rather than leaked. The recipes decide
- * who holds; this class only keeps their nodes straight.
+ * who holds; this class only keeps their nodes straight. It is also the context the three recipes
+ * (the exclusive lock in the backend, {@link ReadWriteQueue}, {@link SemaphoreQueue}) share: the
+ * backend makes it and passes it down, so no recipe reaches back into the backend.
  */
 final class QueueNodes {
   private static final Logger log = LoggerFactory.getLogger(QueueNodes.class);
@@ -208,5 +210,22 @@ final class QueueNodes {
         return tries[0] > 1; // an earlier try deleted it, and its answer was lost
       }
     });
+  }
+
+  /** This client's contender of {@code owner}, or null. */
+  Contender contender(String owner) {
+    return contenders.get(owner);
+  }
+
+  /**
+   * Watches {@code child} of the contender's directory, the node it waits for; false if that node
+   * is gone already. {@code head}: it ranks first, so its delete makes the contender first.
+   */
+  boolean watch(Contender c, String child, boolean head) {
+    String path = c.dir + "/" + child;
+    c.headGone = false;
+    c.watched = path;
+    c.watchedIsHead = head;
+    return session.call("watch " + path, zk -> zk.exists(path, c.watcher)) != null;
   }
 }

@@ -20,15 +20,17 @@ import java.util.List;
  * of grant order, which no writer can observe.
  */
 final class ReadWriteQueue {
-  private final ZooKeeperBackend backend;
+  private final ZkSession session;
+  private final QueueNodes queueNodes;
 
-  ReadWriteQueue(ZooKeeperBackend backend) {
-    this.backend = backend;
+  ReadWriteQueue(ZkSession session, QueueNodes queueNodes) {
+    this.session = session;
+    this.queueNodes = queueNodes;
   }
 
   /** The held write grant a READ request downgrades from, or null for a plain reader or a writer. */
   Contender writerOf(LockRequest r) {
-    Contender w = r.kind() == LockKind.READ && r.writer() != null ? backend.contender(r.writer()) : null;
+    Contender w = r.kind() == LockKind.READ && r.writer() != null ? queueNodes.contender(r.writer()) : null;
     return w != null && w.kind == LockKind.WRITE && w.granted && !w.lost && w.name.equals(r.name())
         && w.node != null ? w : null;
   }
@@ -43,16 +45,15 @@ final class ReadWriteQueue {
 
   /** Creates the node if needed, then grants, or watches the one node it waits for. */
   Attempt queue(Contender c, boolean willWait) {
-    ZkSession session = backend.session();
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        if (backend.queueNodes().enter(c)) {
+        if (queueNodes.enter(c)) {
           return grant(c);
         }
       }
       List<String> queue = Nodes.rwQueue(
-          backend.queueNodes().children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
+          queueNodes.children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
       String mine = Nodes.child(c.node);
       int i = queue.indexOf(mine);
       if (i < 0) {
@@ -69,7 +70,7 @@ final class ReadWriteQueue {
       }
       // Never taken as the head: a downgraded reader can still be queued right behind its writer,
       // ahead of this node, so the queue is listed again after every wake-up.
-      if (backend.watch(c, ahead, false)) {
+      if (queueNodes.watch(c, ahead, false)) {
         return Attempt.held(session.sessionTimeout(), holder);
       }
       // The node ahead left between the listing and the watch: look again.

@@ -25,24 +25,25 @@ import org.apache.zookeeper.data.Stat;
  * holder and no touch is needed. An uncontended grant, with nobody behind, stays two round trips.
  */
 final class SemaphoreQueue {
-  private final ZooKeeperBackend backend;
+  private final ZkSession session;
+  private final QueueNodes queueNodes;
 
-  SemaphoreQueue(ZooKeeperBackend backend) {
-    this.backend = backend;
+  SemaphoreQueue(ZkSession session, QueueNodes queueNodes) {
+    this.session = session;
+    this.queueNodes = queueNodes;
   }
 
   /** Creates the node if needed, then grants, or watches the nodes whose deletion may let it in. */
   Attempt queue(Contender c, boolean willWait) {
-    ZkSession session = backend.session();
     int n = c.permits;
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
-        backend.queueNodes().enter(c);
+        queueNodes.enter(c);
       }
       Listing l = list(c);
       if (l.permits > 0 && l.permits != n) {
-        backend.queueNodes().leave(c);
+        queueNodes.leave(c);
         c.node = null;
         throw new IllegalArgumentException(String.format(
             "semaphore '%s' has %d permits, not %d: every client must ask for the same permits",
@@ -78,7 +79,7 @@ final class SemaphoreQueue {
 
   /** The directory's children and its permit count (0 if unknown), in one round trip. */
   private Listing list(Contender c) {
-    return backend.session().call("list the queue of semaphore '" + c.name + "'", zk -> {
+    return session.call("list the queue of semaphore '" + c.name + "'", zk -> {
       List<OpResult> rs;
       try {
         rs = zk.multi(List.of(Op.getChildren(c.dir), Op.getData(c.dir)));
@@ -106,7 +107,7 @@ final class SemaphoreQueue {
    * watch would then have missed.
    */
   private boolean watch(Contender c, List<String> children, boolean untouched) {
-    return backend.session().call("watch the holders of semaphore '" + c.name + "'", zk -> {
+    return session.call("watch the holders of semaphore '" + c.name + "'", zk -> {
       // Sent together and answered in order: one round trip however many permits.
       List<CompletableFuture<Stat>> answers = new ArrayList<>(children.size());
       for (String child : children) {
@@ -127,7 +128,7 @@ final class SemaphoreQueue {
   private void touch(Contender c) {
     String node = c.node;
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
-    backend.session().call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
+    session.call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
       try {
         zk.setData(node, data);
       } catch (KeeperException.NoNodeException e) {

@@ -55,8 +55,8 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
   private final SessionStates states;
   private final QueueNodes queueNodes;
   private final HeldNodes held;
-  private final ReadWriteQueue readWrite = new ReadWriteQueue(this);
-  private final SemaphoreQueue semaphore = new SemaphoreQueue(this);
+  private final ReadWriteQueue readWrite;
+  private final SemaphoreQueue semaphore;
   private volatile BackendContext context;
 
   ZooKeeperBackend(ZkSession session) {
@@ -64,6 +64,8 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     this.nodes = new Nodes(session.url.chroot());
     this.states = new SessionStates(session, contenders);
     this.queueNodes = new QueueNodes(session, contenders);
+    this.readWrite = new ReadWriteQueue(session, queueNodes);
+    this.semaphore = new SemaphoreQueue(session, queueNodes);
     this.held = new HeldNodes(session, contenders);
   }
 
@@ -195,7 +197,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
       if (!willWait) {
         return Attempt.held(Duration.ZERO, Nodes.ownerOf(queue.get(0)));
       }
-      if (watch(c, queue.get(i - 1), i == 1)) {
+      if (queueNodes.watch(c, queue.get(i - 1), i == 1)) {
         return Attempt.held(session.sessionTimeout(), Nodes.ownerOf(queue.get(0)));
       }
       // The predecessor left between the listing and the watch: look again.
@@ -214,17 +216,6 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     return Attempt.granted(c.token);
   }
 
-  /**
-   * Watches {@code child} of the contender's directory, the node it waits for; false if that node
-   * is gone already. {@code head}: it ranks first, so its delete makes the contender first.
-   */
-  boolean watch(Contender c, String child, boolean head) {
-    String path = c.dir + "/" + child;
-    c.headGone = false;
-    c.watched = path;
-    c.watchedIsHead = head;
-    return session.call("watch " + path, zk -> zk.exists(path, c.watcher)) != null;
-  }
 
   // ---- leases
 
@@ -356,14 +347,10 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
     }
   }
 
-  // ---- for the recipes and tests
+  // ---- for tests
 
   ZkSession session() {
     return session;
-  }
-
-  Contender contender(String owner) {
-    return contenders.get(owner);
   }
 
   Nodes nodes() {

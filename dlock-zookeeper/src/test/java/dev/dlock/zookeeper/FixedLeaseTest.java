@@ -50,7 +50,7 @@ class FixedLeaseTest {
       // The backend itself declared the grant lost (as when a suspension outlasted its estimate
       // and the session survived after all): the node still stands, and only this release can
       // delete it while the client lives.
-      assertThat(holder.backend().contender(holder.owner()).claimLoss()).isTrue();
+      assertThat(holder.backend().queueNodes().contender(holder.owner()).claimLoss()).isTrue();
 
       assertThat(holder.release("fixed", LockKind.EXCLUSIVE, held)).as("the release at the deadline").isTrue();
 
@@ -70,7 +70,7 @@ class FixedLeaseTest {
       SpiClients.Spi other = spi.open("other");
       Attempt held = holder.request("gone", LockKind.EXCLUSIVE, 1, false, null);
       Grant grant = new Grant("gone", holder.owner(), held.token());
-      String node = holder.backend().contender(holder.owner()).node;
+      String node = holder.backend().queueNodes().contender(holder.owner()).node;
       other.backend().session().zk().delete(node, -1);
       assertThat(holder.context().nextLoss(PATIENCE)).isEqualTo(grant);
       Attempt theirs = other.request("gone", LockKind.EXCLUSIVE, 1, false, null);
