@@ -5,6 +5,7 @@ import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.WaitsAtServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -144,7 +145,8 @@ final class Acquisition {
     boolean queued = false;
     boolean granted = false;
     boolean exclusive = spec.kind() == LockKind.EXCLUSIVE;
-    boolean serverWaits = exclusive && engine.backend.waitsAtServer();
+    WaitsAtServer server = exclusive && engine.backend instanceof WaitsAtServer w ? w : null;
+    boolean serverWaits = server != null;
     Hold writeHold = spec.kind() == LockKind.READ ? heldByThisThread(LockKind.WRITE) : null;
     String writer = writeHold == null ? null : writeHold.grant.owner();
     boolean first = true;
@@ -158,12 +160,11 @@ final class Acquisition {
         // Counted as queued before the call: a call that fails may have queued us all the same.
         queued |= willWait;
         // A server that queues waiters is asked to wait only once a plain try found the lock held.
+        LockRequest request = new LockRequest(name, spec.kind(), spec.permits(), owner, lease,
+            willWait && !serverWaits, writer);
         Attempt a = willWait && serverWaits && !first
-            ? waitAtServer(owner, left)
-            : engine.call(name, "acquire", () -> CallTimeout.within(left, () -> exclusive
-                ? engine.backend.tryAcquire(name, owner, lease, willWait && !serverWaits)
-                : engine.backend.tryAcquire(new LockRequest(name, spec.kind(), spec.permits(), owner,
-                    lease, willWait, writer))));
+            ? waitAtServer(server, owner, left)
+            : engine.call(name, "acquire", () -> CallTimeout.within(left, () -> engine.backend.tryAcquire(request)));
         first = false;
         if (a.isGranted()) {
           granted = true;
@@ -195,10 +196,10 @@ final class Acquisition {
   }
 
   /** One slice of a wait the server does itself, no longer than the poll interval. */
-  private Attempt waitAtServer(String owner, long left) throws InterruptedException {
+  private Attempt waitAtServer(WaitsAtServer server, String owner, long left) throws InterruptedException {
     Duration slice = Duration.ofNanos(left < 0 ? engine.maxPollNanos : Math.min(left, engine.maxPollNanos));
     try {
-      return CallTimeout.within(slice.toNanos(), () -> engine.backend.acquireWaiting(name, owner, lease, slice));
+      return CallTimeout.within(slice.toNanos(), () -> server.acquireWaiting(name, owner, lease, slice));
     } catch (LockException | InterruptedException e) {
       throw e;
     } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Argument checks, made before any backend call so bad input fails at once with a message that
@@ -9,7 +10,10 @@ import java.time.Duration;
 final class Args {
   static final Duration MIN_LEASE = Duration.ofMillis(100);
   static final Duration MAX_LEASE = Duration.ofDays(7);
+  /** Waits longer than this have no deadline; see {@link #waitNanos(Duration)}. */
   static final Duration MAX_WAIT = Duration.ofDays(365);
+  /** The wait of an acquire without a deadline. */
+  static final long NO_DEADLINE = -1;
   static final int MAX_CLIENT_NAME = 64;
 
   private Args() {}
@@ -57,18 +61,32 @@ final class Args {
     return d;
   }
 
-  static Duration maxWait(Duration maxWait) {
+  /**
+   * The one rule for how long an acquire waits, the same for every form that takes a wait: a
+   * {@code Duration} must not be null or negative; a {@code long} with a {@code TimeUnit} of zero
+   * or less means do not wait, as {@code Lock.tryLock} says; and a wait longer than
+   * {@link #MAX_WAIT} (a year) means no deadline at all, so a caller who passes a huge value to
+   * say "forever", such as {@code Long.MAX_VALUE} nanos, gets that and no overflow.
+   *
+   * @return the wait in nanos, or {@link #NO_DEADLINE}
+   */
+  static long waitNanos(Duration maxWait) {
     if (maxWait == null) {
       throw new NullPointerException("maxWait must not be null");
     }
     if (maxWait.isNegative()) {
       throw new IllegalArgumentException("maxWait must not be negative: " + maxWait);
     }
-    if (maxWait.compareTo(MAX_WAIT) > 0) {
-      throw new IllegalArgumentException(String.format(
-          "maxWait must be at most %s: %s", Durations.format(MAX_WAIT), maxWait));
+    return maxWait.compareTo(MAX_WAIT) > 0 ? NO_DEADLINE : maxWait.toNanos();
+  }
+
+  /** {@link #waitNanos(Duration)} for the {@code Lock} form: zero or less does not wait. */
+  static long waitNanos(long time, TimeUnit unit) {
+    if (unit == null) {
+      throw new NullPointerException("unit must not be null");
     }
-    return maxWait;
+    long nanos = Math.max(0, unit.toNanos(time));
+    return nanos > MAX_WAIT.toNanos() ? NO_DEADLINE : nanos;
   }
 
   static Duration positive(String what, Duration value, Duration max) {

@@ -40,7 +40,8 @@ public interface DistributedLock extends Lock {
   /**
    * Waits at most {@code maxWait} and returns the lease.
    *
-   * @param maxWait zero or more; zero means do not wait
+   * @param maxWait zero or more; zero means do not wait, and a wait longer than a year (365
+   *     days) has no deadline, the same in every form that waits
    * @throws LockTimeoutException if the wait runs out, naming the lock, the holder and the time
    * @throws InterruptedException if interrupted while waiting; nothing is left behind
    */
@@ -52,6 +53,8 @@ public interface DistributedLock extends Lock {
   /**
    * Waits at most {@code maxWait}; empty if the wait runs out.
    *
+   * @param maxWait zero or more; zero means do not wait, and a wait longer than a year (365
+   *     days) has no deadline, the same in every form that waits
    * @throws InterruptedException if interrupted while waiting; nothing is left behind
    */
   Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException;
@@ -82,7 +85,10 @@ public interface DistributedLock extends Lock {
   @Override
   void unlock();
 
-  /** {@inheritDoc} A time of zero or less means do not wait. */
+  /**
+   * {@inheritDoc} A time of zero or less means do not wait; a time longer than a year (365 days)
+   * has no deadline, as in every form that waits.
+   */
   @Override
   boolean tryLock(long time, TimeUnit unit) throws InterruptedException;
 

@@ -28,6 +28,8 @@ public interface DistributedSemaphore {
   /**
    * Waits up to {@code maxWait} for a permit.
    *
+   * @param maxWait zero or more; zero means do not wait, and a wait longer than a year (365
+   *     days) has no deadline, the same in every form that waits
    * @throws LockTimeoutException if none came free in time
    * @throws InterruptedException if the thread is interrupted while waiting
    */
@@ -39,6 +41,8 @@ public interface DistributedSemaphore {
   /**
    * Waits up to {@code maxWait} for a permit.
    *
+   * @param maxWait zero or more; zero means do not wait, and a wait longer than a year (365
+   *     days) has no deadline, the same in every form that waits
    * @return the permit, or empty if none came free in time
    * @throws InterruptedException if the thread is interrupted while waiting
    */

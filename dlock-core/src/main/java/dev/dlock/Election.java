@@ -62,8 +62,13 @@ final class Election implements LeaderLatch {
 
   @Override
   public synchronized boolean awaitLeadership(Duration maxWait) throws InterruptedException {
-    long deadline = System.nanoTime() + Args.maxWait(maxWait).toNanos();
+    long wait = Args.waitNanos(maxWait);
+    long deadline = System.nanoTime() + wait;
     while (!isLeader() && !closing.isDone()) {
+      if (wait == Args.NO_DEADLINE) {
+        wait();
+        continue;
+      }
       long left = deadline - System.nanoTime();
       if (left <= 0) {
         return false;

@@ -4,6 +4,7 @@ import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
 import java.security.SecureRandom;
@@ -54,7 +55,7 @@ final class Engine implements LockClient, Abandonable {
   private final Cleanup cleanup;
   private final Renewer renewer;
   private final AtomicBoolean shutdown = new AtomicBoolean();
-  private final boolean handsOff;
+  private final HandsOff handsOff;
   private volatile boolean closed;
   private volatile boolean abandoned;
 
@@ -76,7 +77,7 @@ final class Engine implements LockClient, Abandonable {
     try {
       backend.start(new Context());
       this.maxNameLength = backend.maxNameLength();
-      this.handsOff = backend.handsOff();
+      this.handsOff = backend instanceof HandsOff h ? h : null;
       this.renewer = new Renewer(backend, ticker, events, scheduler, rounds, leaseTime,
           backend.sessionLease().orElse(null), this::abandonHold);
     } catch (RuntimeException e) {
@@ -309,7 +310,7 @@ final class Engine implements LockClient, Abandonable {
     LeaseLostException loss = h.loss();
     boolean released;
     try {
-      released = loss == null && handsOff && h.grant.kind() == LockKind.EXCLUSIVE && st.reserveHandOff(h.spec)
+      released = loss == null && handsOff != null && h.grant.kind() == LockKind.EXCLUSIVE && st.reserveHandOff(h.spec)
           ? handOff(h)
           : releaseAtBackend(h);
     } finally {
@@ -348,7 +349,7 @@ final class Engine implements LockClient, Abandonable {
     long sentAt = ticker.read();
     Attempt a;
     try {
-      a = call(h.name(), "hand over", () -> backend.handOff(h.grant, owner, h.spec.lease()));
+      a = call(h.name(), "hand over", () -> handsOff.handOff(h.grant, owner, h.spec.lease()));
     } catch (RuntimeException e) {
       st.cancelHandOff();
       log.debug("dlock: handing lock '{}' over failed; releasing it instead", h.name(), e);

@@ -35,6 +35,8 @@ public interface LeaderLatch extends AutoCloseable {
   /**
    * Waits until this client leads, or {@code maxWait} runs out.
    *
+   * @param maxWait zero or more; zero means do not wait, and a wait longer than a year (365
+   *     days) has no deadline, the same in every form that waits
    * @return true if it leads now
    * @throws InterruptedException if the calling thread is interrupted while waiting
    */

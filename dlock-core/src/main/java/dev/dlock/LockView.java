@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 /** A {@link DistributedLock}: a name, a kind and a lease mode over the engine, which holds all state. */
 final class LockView implements DistributedLock {
-  private static final long FOREVER = -1;
+  private static final long FOREVER = Args.NO_DEADLINE;
   private final Engine engine;
   private final Spec spec;
 
@@ -27,7 +27,7 @@ final class LockView implements DistributedLock {
 
   @Override
   public Lease acquire(Duration maxWait) throws InterruptedException {
-    long nanos = Args.maxWait(maxWait).toNanos();
+    long nanos = Args.waitNanos(maxWait);
     return new LeaseHandle(engine.acquireOrThrow(spec, nanos));
   }
 
@@ -38,7 +38,7 @@ final class LockView implements DistributedLock {
 
   @Override
   public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
-    long nanos = Args.maxWait(maxWait).toNanos();
+    long nanos = Args.waitNanos(maxWait);
     return Optional.ofNullable(engine.acquireOrNull(spec, nanos)).map(LeaseHandle::new);
   }
 
@@ -75,11 +75,7 @@ final class LockView implements DistributedLock {
 
   @Override
   public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-    long nanos = Math.max(0, unit.toNanos(time));
-    if (nanos > Args.MAX_WAIT.toNanos()) {
-      nanos = FOREVER;
-    }
-    return engine.acquireOrNull(spec, nanos) != null;
+    return engine.acquireOrNull(spec, Args.waitNanos(time, unit)) != null;
   }
 
   @Override

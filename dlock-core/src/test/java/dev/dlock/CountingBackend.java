@@ -3,7 +3,9 @@ package dev.dlock;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -16,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Counts the calls the engine makes to a real backend (the in-memory one), so tests can show what
  * costs a round trip. It forwards everything; nothing is faked.
  */
-class CountingBackend implements LockBackend {
+class CountingBackend implements LockBackend, HandsOff {
   final LockBackend delegate;
   final AtomicInteger acquires = new AtomicInteger();
   final AtomicInteger releases = new AtomicInteger();
@@ -40,9 +42,9 @@ class CountingBackend implements LockBackend {
   }
 
   @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+  public Attempt tryAcquire(LockRequest request) {
     acquires.incrementAndGet();
-    return delegate.tryAcquire(name, owner, leaseTime, willWait);
+    return delegate.tryAcquire(request);
   }
 
   @Override
@@ -59,16 +61,14 @@ class CountingBackend implements LockBackend {
   }
 
   @Override
-  public boolean handsOff() {
-    return delegate.handsOff();
-  }
-
-  @Override
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+    if (!(delegate instanceof HandsOff handing)) {
+      return null;
+    }
     handOffs.incrementAndGet();
     endings.append('h');
     firstHandOff.countDown();
-    return delegate.handOff(grant, owner, leaseTime);
+    return handing.handOff(grant, owner, leaseTime);
   }
 
   @Override

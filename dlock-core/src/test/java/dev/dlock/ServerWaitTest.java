@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.mem.MemServer;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.WaitsAtServer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -69,14 +71,9 @@ class ServerWaitTest {
   }
 
   /** Waits inside the call, as an advisory lock or GET_LOCK would, by asking the mem server often. */
-  private final class BlockingBackend extends CountingBackend {
+  private final class BlockingBackend extends CountingBackend implements WaitsAtServer {
     BlockingBackend(LockBackend delegate) {
       super(delegate);
-    }
-
-    @Override
-    public boolean waitsAtServer() {
-      return true;
     }
 
     @Override
@@ -86,7 +83,7 @@ class ServerWaitTest {
       waiting.countDown();
       long end = System.nanoTime() + maxWait.toNanos();
       while (true) {
-        Attempt a = delegate.tryAcquire(name, owner, leaseTime, false);
+        Attempt a = delegate.tryAcquire(LockRequest.exclusive(name, owner, leaseTime, false));
         if (a.isGranted() || System.nanoTime() - end >= 0) {
           return a.isGranted() ? a : Attempt.held(Duration.ZERO, a.holder().orElse(null));
         }

@@ -5,6 +5,7 @@ import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -67,12 +68,12 @@ class StallingBackend implements LockBackend {
   }
 
   @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+  public Attempt tryAcquire(LockRequest request) {
     acquireBounds.add(CallTimeout.bound(OWN_TIMEOUT));
     if (stallAcquire) {
       stall("acquire");
     }
-    return delegate.tryAcquire(name, owner, leaseTime, willWait);
+    return delegate.tryAcquire(request);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
@@ -23,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * One client's connection to a {@link MemServer}. Each operation is one atomic compute on the
  * name's entry in the table of its kind; notifications are sent after the compute, never inside it.
  */
-final class MemBackend implements LockBackend {
+final class MemBackend implements LockBackend, HandsOff {
   /** A retry hint when only the queue, not a lease, holds a waiter back. */
   private static final Duration QUEUED = Duration.ofMillis(100);
 
@@ -44,11 +45,6 @@ final class MemBackend implements LockBackend {
   @Override
   public Set<LockKind> kinds() {
     return EnumSet.allOf(LockKind.class);
-  }
-
-  @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
-    return tryAcquire(new LockRequest(name, LockKind.EXCLUSIVE, 1, owner, leaseTime, willWait, null));
   }
 
   @Override
@@ -129,11 +125,6 @@ final class MemBackend implements LockBackend {
     });
     notifyAll(g.name(), wake);
     return released[0];
-  }
-
-  @Override
-  public boolean handsOff() {
-    return true;
   }
 
   @Override

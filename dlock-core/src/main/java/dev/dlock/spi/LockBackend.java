@@ -31,16 +31,19 @@ import java.util.Set;
  *       into "held" or "not acquired".</li>
  *   <li><b>Threads.</b> Every method may be called concurrently from many threads. The engine lets
  *       at most one thread per client compete for a given name and kind at a time.</li>
- *   <li><b>Kinds.</b> Exclusive locks come through {@link #tryAcquire(String, String, Duration,
- *       boolean)}; fair, read, write and permit grants through {@link #tryAcquire(LockRequest)}, for
- *       the kinds {@link #kinds()} names. Each kind of one name is its own lock, except that READ
- *       and WRITE are the two sides of one read-write lock. {@link Grant#kind()} tells renew and
- *       release which.</li>
+ *   <li><b>Kinds.</b> Every grant comes through {@link #tryAcquire(LockRequest)}, for the kinds
+ *       {@link #kinds()} names. Each kind of one name is its own lock, except that READ and WRITE
+ *       are the two sides of one read-write lock. {@link Grant#kind()} tells renew and release
+ *       which.</li>
  *   <li><b>Waiting.</b> A {@code tryAcquire} with {@code willWait} set that answers "held" may
  *       register the owner as a waiter. The engine then calls {@link #tryAcquire} again for the
  *       same owner after a {@link BackendContext#released} notification or after
  *       {@link Attempt#retryAfter()}, whichever comes first, until it is granted or it gives up by
  *       calling {@link #cancel}. A backend with no notifications simply answers a poll interval.</li>
+ *   <li><b>Capabilities.</b> Optional abilities are interfaces a backend implements beside this
+ *       one, and the engine uses them when it finds them: {@link HandsOff} passes an exclusive
+ *       grant between two threads of the client without freeing it; {@link WaitsAtServer} lets
+ *       the server queue exclusive waiters itself.</li>
  * </ul>
  */
 public interface LockBackend extends AutoCloseable {
@@ -53,20 +56,6 @@ public interface LockBackend extends AutoCloseable {
   void start(BackendContext context);
 
   /**
-   * Tries once to grant {@code name} to {@code owner} for {@code leaseTime}; never waits for the
-   * lock to become free.
-   *
-   * @param name      the lock name, already validated by the engine
-   * @param owner     unique per grant; the same for every retry of one waiting acquire
-   * @param leaseTime how long the server keeps the grant without renewal
-   * @param willWait  true when the caller will wait and retry on "held"; the backend may then queue
-   *                  the owner and notify it on release. False for a one-shot try, which must leave
-   *                  nothing behind.
-   * @return a grant with its token, or "held" with a retry hint
-   */
-  Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait);
-
-  /**
    * The kinds of lock this backend grants through {@link #tryAcquire(LockRequest)}. The default is
    * {@link LockKind#EXCLUSIVE} alone; the engine refuses the others before any call. The engine may
    * call it before {@link #start}.
@@ -76,47 +65,20 @@ public interface LockBackend extends AutoCloseable {
   }
 
   /**
-   * Tries once to grant a lock of any kind in {@link #kinds()}. A request with {@code willWait}
-   * that is refused queues the owner. FAIR, WRITE and PERMIT requests are granted in queue order
-   * (a READ passes only the readers queued ahead of it, so a queued writer holds back later
-   * readers); a READ naming {@link LockRequest#writer()} is a downgrade and is granted beside that
-   * writer. A release or a cancel notifies the clients whose waiters may now
-   * be granted: the head of the queue, or every reader queued before the next writer, or as many
-   * permit waiters as permits came free. The default sends an exclusive request to
-   * {@link #tryAcquire(String, String, Duration, boolean)}.
+   * Tries once to grant a lock of any kind in {@link #kinds()}; never waits for the lock to become
+   * free. With {@code willWait} unset this is a one-shot try, which must leave nothing behind. A
+   * request with {@code willWait} that is refused may queue the owner, so that the backend can
+   * notify it on release. FAIR, WRITE and PERMIT requests are granted in queue order (a READ
+   * passes only the readers queued ahead of it, so a queued writer holds back later readers); a
+   * READ naming {@link LockRequest#writer()} is a downgrade and is granted beside that writer. A
+   * release or a cancel notifies the clients whose waiters may now be granted: the head of the
+   * queue, or every reader queued before the next writer, or as many permit waiters as permits
+   * came free.
    *
-   * @throws UnsupportedOperationException for a kind this backend does not grant
+   * @param request the name, kind, owner, lease and whether the caller will wait
+   * @return a grant with its token, or "held" with a retry hint
    */
-  default Attempt tryAcquire(LockRequest request) {
-    if (request.kind() != LockKind.EXCLUSIVE) {
-      throw new UnsupportedOperationException(describe() + " does not grant " + request.kind() + " locks");
-    }
-    return tryAcquire(request.name(), request.owner(), request.leaseTime(), request.willWait());
-  }
-
-  /**
-   * True for a backend whose server queues waiters itself, such as a PostgreSQL advisory lock, a
-   * MariaDB {@code GET_LOCK} or a row lock taken with {@code SELECT ... FOR UPDATE}. The engine then
-   * waits for exclusive locks through {@link #acquireWaiting} instead of polling
-   * {@link #tryAcquire(String, String, Duration, boolean)}. False by default.
-   */
-  default boolean waitsAtServer() {
-    return false;
-  }
-
-  /**
-   * Like {@link #tryAcquire} with {@code willWait}, but the server blocks until the lock is free or
-   * {@code maxWait} runs out, then answers "held" (with a zero retry hint). The engine calls it in
-   * slices no longer than its poll interval, with the same owner, until granted or it gives up and
-   * calls {@link #cancel}.
-   *
-   * @throws InterruptedException if the calling thread is interrupted while the server waits: the
-   *     backend stops the wait promptly (cancelling the statement) and undoes any grant it made
-   */
-  default Attempt acquireWaiting(String name, String owner, Duration leaseTime, Duration maxWait)
-      throws InterruptedException {
-    throw new UnsupportedOperationException(describe() + " does not wait at the server");
-  }
+  Attempt tryAcquire(LockRequest request);
 
   /**
    * Extends every given grant to {@code leaseTime} from now, in as few server calls as the backend
@@ -141,34 +103,6 @@ public interface LockBackend extends AutoCloseable {
    * the meantime. The default does nothing, for backends that keep no waiter state.
    */
   default void cancel(String name, String owner) {}
-
-  /**
-   * True if this backend can pass an exclusive grant straight to another owner of the same client
-   * ({@link #handOff}). False by default: the engine then releases, and the next local thread
-   * competes at the server like any other.
-   */
-  default boolean handsOff() {
-    return false;
-  }
-
-  /**
-   * Passes the exclusive grant {@code grant} to {@code owner}, another owner of this client, in
-   * one step: the lock is never free in between, and the new grant gets a new fencing token,
-   * higher than {@code grant}'s and, like every token, lower than that of any grant made after it,
-   * including grants to waiters that queued before the hand-off. The engine calls it on release when a thread of this client is
-   * waiting for the same lock, at most a few times in a row, so that other clients are not starved.
-   * Only called if {@link #handsOff()}, and only for grants of kind {@link LockKind#EXCLUSIVE}.
-   *
-   * @param grant     the grant being released
-   * @param owner     the owner that takes it; it has no place in the backend's queue
-   * @param leaseTime the lease of the new grant
-   * @return the new grant; "held" if {@code grant} was no longer held; or null to decline, for
-   *         example after too many hand-offs in a row, and the engine then releases {@code grant}.
-   *         Nothing changes unless the new grant is returned.
-   */
-  default Attempt handOff(Grant grant, String owner, Duration leaseTime) {
-    throw new UnsupportedOperationException(describe() + " does not hand off grants");
-  }
 
   /**
    * The current grant of {@code name} by the server's account, or empty if it is free. The default

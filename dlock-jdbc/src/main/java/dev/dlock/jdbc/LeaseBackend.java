@@ -6,6 +6,8 @@ import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.HandsOff;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Urls;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -32,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * flight, so no wake-up is lost between the two. A table found missing is made again (see
  * {@link #remake}).
  */
-final class LeaseBackend implements LockBackend {
+final class LeaseBackend implements LockBackend, HandsOff {
   private static final Logger log = LoggerFactory.getLogger(LeaseBackend.class);
   /** How long a waiter sleeps between polls while its inbox cannot be reached. */
   static final Duration DEGRADED_POLL = Duration.ofMillis(250);
@@ -113,7 +115,11 @@ final class LeaseBackend implements LockBackend {
   }
 
   @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+  public Attempt tryAcquire(LockRequest request) {
+    String name = request.name();
+    String owner = request.owner();
+    Duration leaseTime = request.leaseTime();
+    boolean willWait = request.willWait();
     Dialect d = dialect();
     Inbox in = inbox;
     long micros = micros(leaseTime);
@@ -179,11 +185,6 @@ final class LeaseBackend implements LockBackend {
     Dialect d = dialect();
     return db.run("release lock '" + grant.name() + "'",
         c -> d.releaseAndWake(c, grant, Inbox.LIVE.toNanos() / 1000));
-  }
-
-  @Override
-  public boolean handsOff() {
-    return true;
   }
 
   /**

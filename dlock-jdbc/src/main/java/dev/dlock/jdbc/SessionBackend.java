@@ -5,6 +5,8 @@ import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.WaitsAtServer;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Urls;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -28,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * {@link ServerWait} so an interrupt cancels it) never blocks another lock's release. Renewal
  * checks that each pinned connection is still alive; a dead one is a lost grant.
  */
-final class SessionBackend implements LockBackend {
+final class SessionBackend implements LockBackend, WaitsAtServer {
   private static final Logger log = LoggerFactory.getLogger(SessionBackend.class);
   /** How long renewal waits for one pinned connection to answer, unless its deadline is nearer. */
   private static final long ALIVE_NANOS = TimeUnit.SECONDS.toNanos(2);
@@ -77,12 +79,9 @@ final class SessionBackend implements LockBackend {
   }
 
   @Override
-  public boolean waitsAtServer() {
-    return true;
-  }
-
-  @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+  public Attempt tryAcquire(LockRequest request) {
+    String name = request.name();
+    String owner = request.owner();
     SessionDialect d = dialect();
     String what = "acquire lock '" + name + "'";
     try {

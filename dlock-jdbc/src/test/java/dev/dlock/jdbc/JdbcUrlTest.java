@@ -7,6 +7,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockClient;
 import dev.dlock.Lease;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
 import java.net.ServerSocket;
@@ -155,10 +156,10 @@ class JdbcUrlTest {
     LockBackend backend = JdbcLockBackend.builder().url(url).queryTimeout(Duration.ofSeconds(2)).build();
     try {
       backend.start(new RecordingContext("a"));
-      var attempt = backend.tryAcquire("x", "a:1", Duration.ofSeconds(30), false);
+      var attempt = backend.tryAcquire(LockRequest.exclusive("x", "a:1", Duration.ofSeconds(30), false));
       assertThat(attempt.isGranted()).isTrue();
       server.stop();
-      assertThatThrownBy(() -> backend.tryAcquire("y", "a:2", Duration.ofSeconds(30), true))
+      assertThatThrownBy(() -> backend.tryAcquire(LockRequest.exclusive("y", "a:2", Duration.ofSeconds(30), true)))
           .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("'y'")
           .hasCauseInstanceOf(SQLException.class);
       assertThatThrownBy(() -> backend.renew(List.of(new Grant("x", "a:1", attempt.token())),

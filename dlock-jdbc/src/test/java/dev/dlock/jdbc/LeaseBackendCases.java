@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.HandsOff;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
@@ -36,7 +38,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     LockBackend b1 = backend(waiting);
     String name = name();
     Grant held = granted(holder, name, "h:1");
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
+    assertThat(b1.tryAcquire(LockRequest.exclusive(name, "w1:1", LONG, true)).isGranted()).isFalse();
     return new HeldWithWaiter(holder, b1, waiting, name, held);
   }
 
@@ -49,7 +51,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     String name = name();
     Grant g = granted(a, name, "a:1");
 
-    Attempt held = b.tryAcquire(name, "b:1", LONG, false);
+    Attempt held = b.tryAcquire(LockRequest.exclusive(name, "b:1", LONG, false));
     assertThat(held.isGranted()).isFalse();
     assertThat(held.holder()).contains("a:1");
     assertThat(held.retryAfter()).isBetween(LONG.minusSeconds(10), LONG);
@@ -60,7 +62,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
         .containsExactlyInAnyOrder(wrongToken, wrongOwner);
     assertThat(b.release(wrongOwner)).isFalse();
     assertThat(a.release(wrongToken)).isFalse();
-    assertThat(b.tryAcquire(name, "b:2", LONG, false).isGranted()).as("after failed releases").isFalse();
+    assertThat(b.tryAcquire(LockRequest.exclusive(name, "b:2", LONG, false)).isGranted()).as("after failed releases").isFalse();
     assertThat(a.release(g)).isTrue();
     assertThat(a.release(g)).as("a second release").isFalse();
     assertThat(a.renew(List.of(g), LONG)).containsExactly(g);
@@ -120,10 +122,10 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     // Granted for 100 ms, but the row says one hour from the database's now: it is held for that.
-    Attempt first = a.tryAcquire(name, "a:1", Duration.ofMillis(100), false);
+    Attempt first = a.tryAcquire(LockRequest.exclusive(name, "a:1", Duration.ofMillis(100), false));
     assertThat(first.isGranted()).isTrue();
     shiftExpiry(name, 3600);
-    Attempt held = b.tryAcquire(name, "b:1", LONG, false);
+    Attempt held = b.tryAcquire(LockRequest.exclusive(name, "b:1", LONG, false));
     assertThat(held.isGranted()).isFalse();
     assertThat(held.retryAfter()).isBetween(Duration.ofMinutes(55), Duration.ofMinutes(60));
 
@@ -186,8 +188,8 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     LockBackend b2 = backend(second);
     String name = name();
     Grant held = granted(holder, name, "h:1");
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
-    assertThat(b2.tryAcquire(name, "w2:1", LONG, true).isGranted()).isFalse();
+    assertThat(b1.tryAcquire(LockRequest.exclusive(name, "w1:1", LONG, true)).isGranted()).isFalse();
+    assertThat(b2.tryAcquire(LockRequest.exclusive(name, "w2:1", LONG, true)).isGranted()).isFalse();
 
     assertThat(holder.release(held)).isTrue();
     assertThat(first.nextWakeUp(PATIENCE)).isEqualTo(name);
@@ -205,11 +207,11 @@ abstract class LeaseBackendCases extends LeaseTableCases {
   void aHandOffMovesTheGrantWithTheNextTokenAndWakesNoOne() throws InterruptedException {
     HeldWithWaiter q = heldWithWaiter(backend(new RecordingContext("h")));
 
-    Attempt a = q.holder().handOff(q.held(), "h:2", LONG);
+    Attempt a = ((HandsOff) q.holder()).handOff(q.held(), "h:2", LONG);
     assertThat(a.isGranted()).as("%s", a).isTrue();
     assertThat(a.token()).isGreaterThan(q.held().token());
     assertThat(q.holder().release(q.held())).as("the grant handed off").isFalse();
-    assertThat(q.holder().handOff(q.held(), "h:3", LONG).isGranted()).as("a grant handed off already").isFalse();
+    assertThat(((HandsOff) q.holder()).handOff(q.held(), "h:3", LONG).isGranted()).as("a grant handed off already").isFalse();
     assertThat(q.waiting().nextWakeUp(Duration.ofMillis(300))).as("another client's waiter").isNull();
 
     assertThat(q.holder().release(new Grant(q.name(), "h:2", a.token()))).isTrue();
@@ -236,7 +238,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
       c.rollback();
     }
     assertThat(q.waiting().nextWakeUp(Duration.ZERO)).as("woken by the failed wake-up").isNull();
-    assertThat(q.waiterBackend().tryAcquire(q.name(), "w1:1", LONG, true).isGranted()).as("the waiter's own retry").isTrue();
+    assertThat(q.waiterBackend().tryAcquire(LockRequest.exclusive(q.name(), "w1:1", LONG, true)).isGranted()).as("the waiter's own retry").isTrue();
   }
 
   @Test
@@ -246,7 +248,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     assertThat(q.waiterBackend().release(new Grant(q.name(), "w1:1", q.held().token()))).isFalse();
     assertThat(q.holder().release(new Grant(q.name(), "h:1", q.held().token() + 1))).isFalse();
     assertThat(q.waiting().nextWakeUp(Duration.ofMillis(300))).isNull();
-    assertThat(q.waiterBackend().tryAcquire(q.name(), "w1:1", LONG, true).isGranted()).isFalse();
+    assertThat(q.waiterBackend().tryAcquire(LockRequest.exclusive(q.name(), "w1:1", LONG, true)).isGranted()).isFalse();
 
     assertThat(q.holder().release(q.held())).isTrue();
     assertThat(q.waiting().nextWakeUp(PATIENCE)).isEqualTo(q.name());
@@ -260,8 +262,8 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     LockBackend b2 = backend(waiting);
     String name = name();
     Grant held = granted(holder, name, "h:1");
-    assertThat(b1.tryAcquire(name, "w1:1", LONG, true).isGranted()).isFalse();
-    assertThat(b2.tryAcquire(name, "w2:1", LONG, true).isGranted()).isFalse();
+    assertThat(b1.tryAcquire(LockRequest.exclusive(name, "w1:1", LONG, true)).isGranted()).isFalse();
+    assertThat(b2.tryAcquire(LockRequest.exclusive(name, "w2:1", LONG, true)).isGranted()).isFalse();
     b1.cancel(name, "w1:1");
     assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ? AND owner = ?", name, "w1:1"))
         .isNull();
@@ -286,7 +288,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     granted(a, name, "a:1");
-    assertThat(b.tryAcquire(name, "b:1", LONG, false).isGranted()).isFalse();
+    assertThat(b.tryAcquire(LockRequest.exclusive(name, "b:1", LONG, false)).isGranted()).isFalse();
     assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ?", name)).isNull();
   }
 
@@ -296,7 +298,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     LockBackend b = backend(new RecordingContext("b"));
     String name = name();
     granted(a, name, "a:1");
-    assertThat(b.tryAcquire(name, "b:1", LONG, true).isGranted()).isFalse();
+    assertThat(b.tryAcquire(LockRequest.exclusive(name, "b:1", LONG, true)).isGranted()).isFalse();
     assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ?", name)).isEqualTo("b:1");
     b.close();
     assertThat(query("SELECT owner FROM dlock_locks_waiters WHERE name = ?", name)).isNull();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
@@ -70,7 +71,7 @@ abstract class LeaseCases {
   }
 
   static Grant granted(LockBackend b, String name, String owner) {
-    Attempt a = b.tryAcquire(name, owner, LONG, false);
+    Attempt a = b.tryAcquire(LockRequest.exclusive(name, owner, LONG, false));
     assertThat(a.isGranted()).as("%s for %s", a, owner).isTrue();
     return new Grant(name, owner, a.token());
   }

@@ -10,6 +10,7 @@ import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.LockListener;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.Urls;
@@ -99,7 +100,7 @@ abstract class LeaseTableCases extends LeaseCases {
     String name = name();
     granted(a, name, "a:1");
     db().execute("ALTER TABLE " + table + " DROP COLUMN expires_at");
-    assertThatThrownBy(() -> a.tryAcquire(name, "a:2", LONG, true))
+    assertThatThrownBy(() -> a.tryAcquire(LockRequest.exclusive(name, "a:2", LONG, true)))
         .isInstanceOf(LockException.class).isNotInstanceOf(BackendUnavailableException.class)
         .hasMessageContaining(name).hasCauseInstanceOf(SQLException.class);
     assertThatThrownBy(() -> a.renew(List.of(new Grant(name, "a:1", 1)), LONG))
@@ -121,7 +122,7 @@ abstract class LeaseTableCases extends LeaseCases {
     LockBackend w = backend(waiting, JdbcLockBackend.builder().url(db().url()).table(table));
     String name = name();
     Grant held = granted(h, name, "h:1");
-    assertThat(w.tryAcquire(name, "w:1", LONG, true).isGranted()).isFalse();
+    assertThat(w.tryAcquire(LockRequest.exclusive(name, "w:1", LONG, true)).isGranted()).isFalse();
     db().execute("DROP TABLE " + table + "_waiters", "DROP TABLE " + table);
 
     Grant other = granted(h, name(), "h:2");
@@ -274,7 +275,7 @@ abstract class LeaseTableCases extends LeaseCases {
     shiftExpiry(g.name(), 2);
     assertThat(a.renew(Set.of(g), Duration.ofHours(2))).isEmpty();
     LockBackend b = backend(new RecordingContext("b"));
-    Attempt held = b.tryAcquire(g.name(), "b:1", LONG, false);
+    Attempt held = b.tryAcquire(LockRequest.exclusive(g.name(), "b:1", LONG, false));
     assertThat(held.retryAfter()).isGreaterThan(Duration.ofMinutes(110));
   }
 }

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.WaitsAtServer;
 import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
@@ -48,7 +50,7 @@ class PostgresFaultTest {
   }
 
   private static Grant granted(LockBackend b, String name, String owner) {
-    Attempt a = b.tryAcquire(name, owner, LONG, false);
+    Attempt a = b.tryAcquire(LockRequest.exclusive(name, owner, LONG, false));
     assertThat(a.isGranted()).as("%s", a).isTrue();
     return new Grant(name, owner, a.token());
   }
@@ -96,7 +98,7 @@ class PostgresFaultTest {
     assertThat(server.query("SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity"
         + " WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()")).isNotEqualTo("0");
 
-    Throwable t = catchThrowable(() -> b.tryAcquire("other", "a:2", LONG, false));
+    Throwable t = catchThrowable(() -> b.tryAcquire(LockRequest.exclusive("other", "a:2", LONG, false)));
     assertUnavailable(t);
     assertThat(t).hasMessageContaining("'other'").hasRootCauseInstanceOf(PSQLException.class);
     assertThat(((PSQLException) t.getCause()).getSQLState()).isEqualTo("57P01");
@@ -115,11 +117,11 @@ class PostgresFaultTest {
     Grant held = granted(b, "paused", "a:1");
     Grant pinned = granted(s, "paused-session", "a:1");
     try (Paused paused = Paused.pause(server.postmasterPid())) {
-      assertUnavailable(failsWithin(WAIT, () -> b.tryAcquire("paused-2", "a:2", LONG, true)));
+      assertUnavailable(failsWithin(WAIT, () -> b.tryAcquire(LockRequest.exclusive("paused-2", "a:2", LONG, true))));
       assertUnavailable(failsWithin(Duration.ofSeconds(1), () -> b.renew(List.of(held), LONG)));
       assertUnavailable(failsWithin(WAIT, () -> {
         try {
-          return s.acquireWaiting("paused-session-2", "a:2", LONG, Duration.ofSeconds(10));
+          return ((WaitsAtServer) s).acquireWaiting("paused-session-2", "a:2", LONG, Duration.ofSeconds(10));
         } catch (InterruptedException e) {
           throw new IllegalStateException(e);
         }

@@ -9,6 +9,7 @@ import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.spi.CallTimeout;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -103,7 +104,7 @@ class PostgresRestartTest {
     LockBackend backend = JdbcLockBackend.builder().url(url()).connectTimeout(Duration.ofSeconds(20)).build();
     try {
       backend.start(new RecordingContext("a"));
-      assertThat(backend.tryAcquire("stopped", "a:1", Duration.ofSeconds(30), false).isGranted()).isTrue();
+      assertThat(backend.tryAcquire(LockRequest.exclusive("stopped", "a:1", Duration.ofSeconds(30), false)).isGranted()).isTrue();
       pg.close();
       pg = null;
       // The first call may meet the pooled connection the stop broke, and fail at once; the
@@ -112,7 +113,7 @@ class PostgresRestartTest {
         String name = "stopped-" + call;
         long start = System.nanoTime();
         assertThatThrownBy(() -> CallTimeout.within(Duration.ofSeconds(2).toNanos(),
-                () -> backend.tryAcquire(name, "a:2", Duration.ofSeconds(30), true)))
+                () -> backend.tryAcquire(LockRequest.exclusive(name, "a:2", Duration.ofSeconds(30), true))))
             .isInstanceOf(BackendUnavailableException.class).hasMessageContaining(url())
             .hasMessageContaining("'" + name + "'");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("call %d", call).isLessThan(Duration.ofSeconds(3));

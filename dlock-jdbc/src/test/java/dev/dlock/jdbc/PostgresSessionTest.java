@@ -3,6 +3,7 @@ package dev.dlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
@@ -43,7 +44,7 @@ class PostgresSessionTest extends SessionLockCases {
       LockBackend backend = JdbcLockBackend.builder().dataSource(pool).session().build();
       try {
         backend.start(new RecordingContext("a"));
-        Attempt a = backend.tryAcquire("lent", "a:1", Duration.ofSeconds(30), false);
+        Attempt a = backend.tryAcquire(LockRequest.exclusive("lent", "a:1", Duration.ofSeconds(30), false));
         assertThat(a.isGranted()).isTrue();
         assertThat(backend.release(new Grant("lent", "a:1", a.token()))).isTrue();
       } finally {

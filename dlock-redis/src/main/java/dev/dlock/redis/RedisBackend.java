@@ -11,6 +11,7 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import io.lettuce.core.LettuceFutures;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * one script that moves the grant to the new owner with the next token ({@link #handOff}). The
  * other kinds live in {@link KindLocks}.
  */
-final class RedisBackend implements LockBackend, Abandonable {
+final class RedisBackend implements LockBackend, HandsOff, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
   /**
    * How long a waiter keeps its place without asking again, and how long a grant pushed to it lasts
@@ -130,10 +131,10 @@ final class RedisBackend implements LockBackend, Abandonable {
 
   @Override
   public Attempt tryAcquire(LockRequest request) {
-    if (request.kind() == LockKind.EXCLUSIVE) {
-      return tryAcquire(request.name(), request.owner(), request.leaseTime(), request.willWait());
-    }
     checkOpen();
+    if (request.kind() == LockKind.EXCLUSIVE) {
+      return exclusive(request.name(), request.owner(), request.leaseTime(), request.willWait());
+    }
     if (request.willWait()) {
       listen(request.name());
     }
@@ -145,9 +146,7 @@ final class RedisBackend implements LockBackend, Abandonable {
     return a;
   }
 
-  @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
-    checkOpen();
+  private Attempt exclusive(String name, String owner, Duration leaseTime, boolean willWait) {
     if (willWait && !replicas.on()) {
       Attempt pushed = takePushed(name, owner, leaseTime);
       if (pushed != null) {
@@ -256,20 +255,18 @@ final class RedisBackend implements LockBackend, Abandonable {
     return runRelease(grant.name(), grant.owner(), ReleaseMode.RELEASE);
   }
 
-  /** Not with the replica policy on: a hand-off would grant without waiting for replicas. */
-  @Override
-  public boolean handsOff() {
-    return !replicas.on();
-  }
-
   /**
    * Passes an exclusive grant to another owner of this client with one script: the lock is never
    * free, nobody is woken, and owners of other clients stay queued behind it (the engine limits
-   * how many hand-offs run in a row).
+   * how many hand-offs run in a row). Declined with the replica policy on: a hand-off would grant
+   * without waiting for replicas.
    */
   @Override
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     checkOpen();
+    if (replicas.on()) {
+      return null;
+    }
     long token = calls.run("hand off lock '" + grant.name() + "'",
         script.handOff(grant.name(), grant.owner(), owner, millis(leaseTime)));
     return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);

@@ -13,6 +13,7 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -92,8 +93,12 @@ final class RedlockBackend implements LockBackend {
   }
 
   @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+  public Attempt tryAcquire(LockRequest request) {
     checkOpen();
+    String name = request.name();
+    String owner = request.owner();
+    Duration leaseTime = request.leaseTime();
+    boolean willWait = request.willWait();
     Duration restartDelay = url.restartDelay();
     if (!restartDelay.isZero() && leaseTime.compareTo(restartDelay) > 0) {
       throw new IllegalArgumentException(String.format(

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
 import dev.dlock.testkit.RecordingContext;
@@ -136,7 +137,7 @@ class RedisReconnectTest {
   private static void workAndAssertQuiet(LockBackend backend, RecordingContext context) throws Exception {
     for (int i = 0; i < 3; i++) {
       String owner = context.clientId() + ":" + i;
-      long token = backend.tryAcquire("work", owner, LEASE, false).token();
+      long token = backend.tryAcquire(LockRequest.exclusive("work", owner, LEASE, false)).token();
       Grant g = new Grant("work", owner, token, LockKind.EXCLUSIVE);
       assertThat(backend.renew(List.of(g), LEASE)).isEmpty();
       assertThat(backend.inspect("work")).isPresent();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
 import java.nio.charset.StandardCharsets;
@@ -85,7 +86,7 @@ class RedisTokenTest {
     RedisBackend backend = RedisBackend.open(RedisUrl.parse(url()), RedisBackend.WAITER_TIMEOUT);
     try {
       backend.start(new RecordingContext("handing"));
-      Attempt first = backend.tryAcquire(name, "handing:1", Duration.ofSeconds(30), false);
+      Attempt first = backend.tryAcquire(LockRequest.exclusive(name, "handing:1", Duration.ofSeconds(30), false));
       assertThat(first.isGranted()).isTrue();
       forgetCounter(name);
       Attempt handed = backend.handOff(new Grant(name, "handing:1", first.token()), "handing:2",

@@ -7,6 +7,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockClient;
 import dev.dlock.LockTimeoutException;
 import dev.dlock.spi.CallTimeout;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -38,7 +39,7 @@ class RedisWaitDeadlineTest {
       try (LockClient client = LockClient.connect(server.url())) {
         server.pause();
         Throwable direct = failsWithin(WAIT.plus(SLACK), () -> CallTimeout.within(WAIT.toNanos(),
-            () -> backend.tryAcquire("paused-spi", "paused:1", LEASE, true)));
+            () -> backend.tryAcquire(LockRequest.exclusive("paused-spi", "paused:1", LEASE, true))));
         assertThat(direct).isInstanceOf(BackendUnavailableException.class)
             .hasMessageContaining(server.url()).hasMessageContaining("caller's deadline")
             .hasCauseInstanceOf(RedisCommandTimeoutException.class);
@@ -62,7 +63,7 @@ class RedisWaitDeadlineTest {
         try (LockClient client = LockClient.connect(server.url())) {
           server.stop();
           Throwable direct = failsWithin(WAIT.plus(SLACK), () -> CallTimeout.within(WAIT.toNanos(),
-              () -> backend.tryAcquire("stopped", "stopped:1", LEASE, true)));
+              () -> backend.tryAcquire(LockRequest.exclusive("stopped", "stopped:1", LEASE, true))));
           assertThat(direct).isInstanceOf(BackendUnavailableException.class)
               .hasMessageContaining(server.url()).hasCauseInstanceOf(RedisCommandTimeoutException.class);
           assertFailedByDeadline(failsWithin(WAIT.plus(SLACK), () -> client.lock("stopped-client").acquire(WAIT)),
@@ -73,7 +74,7 @@ class RedisWaitDeadlineTest {
         for (int i = 2; i < 22; i++) {
           String owner = "stopped:" + i;
           tries.add(threads.submit(() -> catchThrowable(() -> CallTimeout.within(
-              Duration.ofMillis(300).toNanos(), () -> backend.tryAcquire("stopped", owner, LEASE, true)))));
+              Duration.ofMillis(300).toNanos(), () -> backend.tryAcquire(LockRequest.exclusive("stopped", owner, LEASE, true))))));
         }
         for (Future<Throwable> t : tries) {
           assertThat(t.get()).isInstanceOf(BackendUnavailableException.class);

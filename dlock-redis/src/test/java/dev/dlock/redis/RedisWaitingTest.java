@@ -6,6 +6,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Abandonable;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
@@ -135,7 +136,7 @@ class RedisWaitingTest {
     // A waiter whose process dies: its connections drop, nothing is cleaned up.
     RedisBackend killed = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
     killed.start(new RecordingContext("killed-client"));
-    assertThat(killed.tryAcquire(name, "killed-client:1", Duration.ofSeconds(30), true).isGranted()).isFalse();
+    assertThat(killed.tryAcquire(LockRequest.exclusive(name, "killed-client:1", Duration.ofSeconds(30), true)).isGranted()).isFalse();
     Counter nextEvents = new Counter();
     DistributedLock next = client(nextEvents).lock(name);
     Future<Long> nextToken = clients.tokenOf(next, Duration.ofSeconds(60));
@@ -164,7 +165,7 @@ class RedisWaitingTest {
     RedisClient raw = RedisClient.create(RedisURI.create(server.url()));
     StatefulRedisPubSubConnection<String, String> socket = raw.connectPubSub();
     try {
-      Attempt a = frozen.tryAcquire(name, "frozen-client:1", Duration.ofSeconds(30), true);
+      Attempt a = frozen.tryAcquire(LockRequest.exclusive(name, "frozen-client:1", Duration.ofSeconds(30), true));
       assertThat(a.isGranted()).isFalse();
       BlockingQueue<String> published = new LinkedBlockingQueue<>();
       socket.addListener(new RedisPubSubAdapter<>() {
@@ -273,7 +274,7 @@ class RedisWaitingTest {
     RedisBackend waiter = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
     RecordingContext context = new RecordingContext(clientId);
     waiter.start(context);
-    assertThat(waiter.tryAcquire(name, clientId + ":1", Duration.ofSeconds(30), true).isGranted()).isFalse();
+    assertThat(waiter.tryAcquire(LockRequest.exclusive(name, clientId + ":1", Duration.ofSeconds(30), true)).isGranted()).isFalse();
     held.close();
     // By the time the engine hears of it, the grant the release pushed is recorded for the waiter.
     assertThat(context.nextWakeUp(Duration.ofSeconds(5))).isEqualTo(name);
@@ -285,7 +286,7 @@ class RedisWaitingTest {
     String name = "pushed-" + System.nanoTime();
     Woken w = wokenWaiter(name, "pushed");
     try {
-      Attempt a = w.backend().tryAcquire(name, "pushed:1", Duration.ofSeconds(30), true);
+      Attempt a = w.backend().tryAcquire(LockRequest.exclusive(name, "pushed:1", Duration.ofSeconds(30), true));
       assertThat(a.isGranted()).isTrue();
       assertThat(a.token()).as("the token the release drew, the last one drawn")
           .isGreaterThan(w.heldToken()).isEqualTo(server.counter(name));

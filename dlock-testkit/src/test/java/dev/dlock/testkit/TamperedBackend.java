@@ -5,6 +5,7 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -75,11 +76,12 @@ final class TamperedBackend implements LockBackend {
   }
 
   @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
+  public Attempt tryAcquire(LockRequest request) {
     if (fault == Fault.INSTANT_EXPIRY) {
-      leaseTime = Duration.ofNanos(1);
+      request = new LockRequest(request.name(), request.kind(), request.permits(), request.owner(),
+          Duration.ofNanos(1), request.willWait(), request.writer());
     }
-    Attempt a = delegate.tryAcquire(name, owner, leaseTime, willWait);
+    Attempt a = delegate.tryAcquire(request);
     if (fault == Fault.DESCENDING_TOKENS && a.isGranted()) {
       return Attempt.granted(MIRROR - a.token());
     }

@@ -6,6 +6,7 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ import org.apache.zookeeper.data.Stat;
  * release, the only way to end it early at the server; if that release cannot reach the server,
  * the node goes with the session, and the holder has been told before.
  */
-final class ZooKeeperBackend implements LockBackend, Abandonable {
+final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
   private static final int HAND_OFF_BITS = 4;
   private static final int MAX_HAND_OFFS = (1 << HAND_OFF_BITS) - 1;
 
@@ -90,9 +91,7 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
 
   // ---- acquire
 
-  @Override
-  public Attempt tryAcquire(String name, String owner, Duration leaseTime, boolean willWait) {
-    session.checkOpen();
+  private Attempt exclusive(String name, String owner, boolean willWait) {
     Contender c = contenders.computeIfAbsent(owner, o -> newContender(name, o));
     return attempt(c, name, LockKind.EXCLUSIVE, willWait, () -> queue(c, willWait));
   }
@@ -104,10 +103,10 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
 
   @Override
   public Attempt tryAcquire(LockRequest r) {
-    if (r.kind() == LockKind.EXCLUSIVE) {
-      return tryAcquire(r.name(), r.owner(), r.leaseTime(), r.willWait());
-    }
     session.checkOpen();
+    if (r.kind() == LockKind.EXCLUSIVE) {
+      return exclusive(r.name(), r.owner(), r.willWait());
+    }
     Contender c = contenders.computeIfAbsent(r.owner(), o -> newContender(r));
     return attempt(c, r.name(), r.kind(), r.willWait(), () -> switch (r.kind()) {
       case READ, WRITE -> readWrite.queue(c, r.willWait());
@@ -242,11 +241,6 @@ final class ZooKeeperBackend implements LockBackend, Abandonable {
       return false;
     }
     return queueNodes.leave(c);
-  }
-
-  @Override
-  public boolean handsOff() {
-    return true;
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockClient;
 import dev.dlock.LockTimeoutException;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
@@ -67,15 +68,15 @@ class DeadlineTest {
     // A session timeout long enough that the client does not give up the connection by itself
     // during the test: only the deadline can end the calls.
     try (ZooKeeperBackend b = open(paused.connectString(), "sessionTimeout=20s&connectTimeout=30s")) {
-      Attempt held = b.tryAcquire("held", "deadline:1", LEASE, false);
+      Attempt held = b.tryAcquire(LockRequest.exclusive("held", "deadline:1", LEASE, false));
       Grant grant = new Grant("held", "deadline:1", held.token());
       paused.pause();
       try {
         assertThat(timed(paused.connectString(), BackendUnavailableException.class,
-            within(WAIT, () -> b.tryAcquire("p", "deadline:2", LEASE, true))))
+            within(WAIT, () -> b.tryAcquire(LockRequest.exclusive("p", "deadline:2", LEASE, true)))))
             .as("a waiting acquire bounded to 2 s").isLessThan(WAIT.plus(SLACK));
         assertThat(timed(paused.connectString(), BackendUnavailableException.class,
-            within(Duration.ofMillis(500), () -> b.tryAcquire("q", "deadline:3", LEASE, false))))
+            within(Duration.ofMillis(500), () -> b.tryAcquire(LockRequest.exclusive("q", "deadline:3", LEASE, false)))))
             .as("a one-shot try bounded to 500 ms").isLessThan(Duration.ofMillis(500).plus(SLACK));
         assertThat(timed(paused.connectString(), BackendUnavailableException.class,
             within(WAIT, () -> b.renew(List.of(grant), LEASE))))
@@ -96,10 +97,10 @@ class DeadlineTest {
   void callsAgainstAStoppedServerEndByTheCallersDeadline() throws Exception {
     try (TestingServer stopped = ZkServers.server();
         ZooKeeperBackend b = open(stopped.getConnectString(), "sessionTimeout=20s&connectTimeout=30s")) {
-      Attempt held = b.tryAcquire("held", "deadline:1", LEASE, false);
+      Attempt held = b.tryAcquire(LockRequest.exclusive("held", "deadline:1", LEASE, false));
       stopped.stop();
       assertThat(timed(stopped.getConnectString(), BackendUnavailableException.class,
-          within(WAIT, () -> b.tryAcquire("s", "deadline:2", LEASE, true))))
+          within(WAIT, () -> b.tryAcquire(LockRequest.exclusive("s", "deadline:2", LEASE, true)))))
           .as("a waiting acquire bounded to 2 s").isLessThan(WAIT.plus(SLACK));
       assertThat(timed(stopped.getConnectString(), BackendUnavailableException.class,
           within(WAIT, () -> b.renew(List.of(new Grant("held", "deadline:1", held.token())), LEASE))))

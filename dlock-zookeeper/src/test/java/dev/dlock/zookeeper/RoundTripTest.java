@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
 import dev.dlock.testkit.RecordingContext;
 import java.io.IOException;
@@ -220,7 +221,7 @@ class RoundTripTest {
       holder.start(new RecordingContext("renewer"));
       List<Grant> grants = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
-        Attempt a = holder.tryAcquire("renewed-" + i, "renewer:" + i, Duration.ofSeconds(5), false);
+        Attempt a = holder.tryAcquire(LockRequest.exclusive("renewed-" + i, "renewer:" + i, Duration.ofSeconds(5), false));
         grants.add(new Grant("renewed-" + i, "renewer:" + i, a.token()));
       }
       int before = requests.get();
@@ -238,10 +239,10 @@ class RoundTripTest {
         ZooKeeperBackend other = counting(requests)) {
       holder.start(new RecordingContext("holder"));
       other.start(new RecordingContext("other"));
-      Attempt held = holder.tryAcquire("one-shot", "holder:1", Duration.ofSeconds(5), false);
+      Attempt held = holder.tryAcquire(LockRequest.exclusive("one-shot", "holder:1", Duration.ofSeconds(5), false));
       assertThat(held.isGranted()).isTrue();
       int before = requests.get();
-      Attempt miss = other.tryAcquire("one-shot", "other:1", Duration.ofSeconds(5), false);
+      Attempt miss = other.tryAcquire(LockRequest.exclusive("one-shot", "other:1", Duration.ofSeconds(5), false));
       assertThat(miss.isGranted()).isFalse();
       assertThat(miss.holder()).contains("holder:1");
       assertThat(requests.get() - before).as("create (not alone), getChildren, delete").isEqualTo(3);
@@ -263,15 +264,15 @@ class RoundTripTest {
       RecordingContext waiterContext = new RecordingContext("waiter");
       holder.start(new RecordingContext("holder"));
       waiter.start(waiterContext);
-      Attempt held = holder.tryAcquire("handoff", "holder:1", Duration.ofSeconds(5), false);
+      Attempt held = holder.tryAcquire(LockRequest.exclusive("handoff", "holder:1", Duration.ofSeconds(5), false));
       assertThat(held.isGranted()).isTrue();
       int before = requests.get();
-      assertThat(waiter.tryAcquire("handoff", "waiter:1", Duration.ofSeconds(5), true).isGranted()).isFalse();
+      assertThat(waiter.tryAcquire(LockRequest.exclusive("handoff", "waiter:1", Duration.ofSeconds(5), true)).isGranted()).isFalse();
       assertThat(requests.get() - before).as("create (not alone), getChildren, exists watch").isEqualTo(3);
       assertThat(holder.release(new Grant("handoff", "holder:1", held.token()))).isTrue();
       assertThat(waiterContext.nextWakeUp(Duration.ofSeconds(10))).isEqualTo("handoff");
       before = requests.get();
-      Attempt taken = waiter.tryAcquire("handoff", "waiter:1", Duration.ofSeconds(5), true);
+      Attempt taken = waiter.tryAcquire(LockRequest.exclusive("handoff", "waiter:1", Duration.ofSeconds(5), true));
       assertThat(taken.isGranted()).as("granted on the deleted head's wake-up").isTrue();
       assertThat(requests.get() - before).as("requests to take over from the head").isZero();
       assertThat(guards.get()).as("the watch on its own node, sent without waiting").isEqualTo(1);
@@ -291,19 +292,19 @@ class RoundTripTest {
       holder.start(new RecordingContext("holder"));
       middle.start(new RecordingContext("middle"));
       last.start(lastContext);
-      Attempt held = holder.tryAcquire("chain", "holder:1", Duration.ofSeconds(5), false);
-      assertThat(middle.tryAcquire("chain", "middle:1", Duration.ofSeconds(5), true).isGranted()).isFalse();
-      assertThat(last.tryAcquire("chain", "last:1", Duration.ofSeconds(5), true).isGranted()).isFalse();
+      Attempt held = holder.tryAcquire(LockRequest.exclusive("chain", "holder:1", Duration.ofSeconds(5), false));
+      assertThat(middle.tryAcquire(LockRequest.exclusive("chain", "middle:1", Duration.ofSeconds(5), true)).isGranted()).isFalse();
+      assertThat(last.tryAcquire(LockRequest.exclusive("chain", "last:1", Duration.ofSeconds(5), true)).isGranted()).isFalse();
       middle.cancel("chain", "middle:1"); // the waiter ahead gives up: the holder still holds
       assertThat(lastContext.nextWakeUp(Duration.ofSeconds(10))).isEqualTo("chain");
       int before = requests.get();
-      assertThat(last.tryAcquire("chain", "last:1", Duration.ofSeconds(5), true).isGranted())
+      assertThat(last.tryAcquire(LockRequest.exclusive("chain", "last:1", Duration.ofSeconds(5), true)).isGranted())
           .as("still behind the holder").isFalse();
       assertThat(requests.get() - before).as("getChildren, then a watch on the head").isEqualTo(2);
       assertThat(holder.release(new Grant("chain", "holder:1", held.token()))).isTrue();
       assertThat(lastContext.nextWakeUp(Duration.ofSeconds(10))).isEqualTo("chain");
       before = requests.get();
-      assertThat(last.tryAcquire("chain", "last:1", Duration.ofSeconds(5), true).isGranted()).isTrue();
+      assertThat(last.tryAcquire(LockRequest.exclusive("chain", "last:1", Duration.ofSeconds(5), true)).isGranted()).isTrue();
       assertThat(requests.get() - before).as("the head it watched is gone: no request").isZero();
     }
   }
@@ -317,8 +318,8 @@ class RoundTripTest {
       RecordingContext otherContext = new RecordingContext("other");
       holder.start(new RecordingContext("holder"));
       other.start(otherContext);
-      Attempt held = holder.tryAcquire("pass", "holder:1", Duration.ofSeconds(5), false);
-      assertThat(other.tryAcquire("pass", "other:1", Duration.ofSeconds(5), true).isGranted()).isFalse();
+      Attempt held = holder.tryAcquire(LockRequest.exclusive("pass", "holder:1", Duration.ofSeconds(5), false));
+      assertThat(other.tryAcquire(LockRequest.exclusive("pass", "other:1", Duration.ofSeconds(5), true)).isGranted()).isFalse();
       Grant first = new Grant("pass", "holder:1", held.token());
       int before = requests.get();
       int guardsBefore = guards.get();
@@ -346,7 +347,7 @@ class RoundTripTest {
       assertThat(holder.renew(List.of(last), Duration.ofSeconds(5))).as("renewal of the last grant").isEmpty();
       assertThat(holder.release(last)).isTrue();
       assertThat(otherContext.nextWakeUp(Duration.ofSeconds(10))).isEqualTo("pass");
-      Attempt theirs = other.tryAcquire("pass", "other:1", Duration.ofSeconds(5), true);
+      Attempt theirs = other.tryAcquire(LockRequest.exclusive("pass", "other:1", Duration.ofSeconds(5), true));
       assertThat(theirs.isGranted()).isTrue();
       assertThat(theirs.token()).isGreaterThan(last.token());
     }
