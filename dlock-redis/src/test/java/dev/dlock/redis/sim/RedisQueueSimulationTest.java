@@ -1,0 +1,70 @@
+package dev.dlock.redis.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the seeded simulation of the Redis queue protocol (exclusive and fair lock) and checks, in
+ * every run, mutual exclusion, strictly increasing tokens, and that no live waiter waits on a free
+ * lock longer than {@link SimSettings#strandBoundMicros}: 1.02 s for the exclusive lock (the
+ * re-poll bound, min(maxPollInterval, waiterTimeout / 3), plus a call's latency), 4.04 s for the
+ * fair one after the lock's release or the last client's death, whichever is later (a dead waiter
+ * ahead keeps its place for the waiter timeout, 3 s, after its last try).
+ * {@code -Ddlock.sim.seed=N} replays one seed and prints its trace; {@code -Ddlock.sim.runs=N}
+ * sets how many seeds run.
+ */
+class RedisQueueSimulationTest {
+  private static final int RUNS = Integer.getInteger("dlock.sim.runs", 100_000);
+
+  @Test
+  void everySeedKeepsTheInvariants() {
+    String one = System.getProperty("dlock.sim.seed");
+    if (one != null) {
+      Simulation.Result r = new Simulation(Long.parseLong(one), SimSettings.guarded(), Set.of(), true).run();
+      System.out.println(r.trace());
+      assertEquals(null, r.violation(), "seed " + one);
+      return;
+    }
+    for (long seed = 1; seed <= RUNS; seed++) {
+      Simulation.Result r = new Simulation(seed, SimSettings.guarded(), Set.of(), false).run();
+      if (r.violation() != null) {
+        throw new AssertionError("seed " + seed + ": " + r.violation()
+            + "; replay with -Ddlock.sim.seed=" + seed + " to print its trace");
+      }
+    }
+  }
+
+  @Test
+  void handOffWithoutANewTokenIsCaught() {
+    assertCaught(Bug.HANDOFF_KEEPS_TOKEN, "token not increasing");
+  }
+
+  @Test
+  void pushedGrantCountedFromArrivalIsCaught() {
+    assertCaught(Bug.PUSH_VALID_FROM_ARRIVAL, "t");
+  }
+
+  @Test
+  void waiterThatNeverRepollsIsCaught() {
+    assertCaught(Bug.NO_REPOLL, "stranded");
+  }
+
+  /** The broken model must fail some seed, with the violation it breaks. */
+  private static void assertCaught(Bug bug, String violation) {
+    for (long seed = 1; seed <= 20_000; seed++) {
+      Simulation.Result r = new Simulation(seed, SimSettings.guarded(), EnumSet.of(bug), false).run();
+      if (r.violation() != null) {
+        assertNotNull(r.violation());
+        if (!r.violation().startsWith(violation)) {
+          throw new AssertionError(bug + " broke something else at seed " + seed + ": " + r.violation());
+        }
+        return;
+      }
+    }
+    throw new AssertionError(bug + " passed 20,000 seeds: the checks do not catch it");
+  }
+}
