@@ -11,6 +11,6 @@ enum Bug {
   PUSH_VALID_FROM_ARRIVAL,
   /** The waiter never re-polls: it sleeps until a notification, so a lost one strands it. */
   NO_REPOLL,
-  /** release.lua's hand-over skips its check that a waiter's client listens, and grants anyway. */
-  GRANT_UNHEARD
+  /** renew.lua answers "renewed" for an owner that no longer holds the lock. */
+  RENEW_WITHOUT_OWNER
 }

@@ -1,6 +1,7 @@
 package dev.dlock.redis.sim;
 
 import java.util.Random;
+import java.util.function.Supplier;
 
 /** The scheduler as the model's parts see it: virtual time in microseconds, steps, the seed's dice. */
 interface Clock {
@@ -12,5 +13,5 @@ interface Clock {
   Random random();
 
   /** Adds a line to the trace, kept only when one seed is replayed. */
-  void trace(String line);
+  void trace(Supplier<String> line);
 }

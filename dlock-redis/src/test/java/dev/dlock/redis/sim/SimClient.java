@@ -2,6 +2,7 @@ package dev.dlock.redis.sim;
 
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One dlock client with one competing thread, as the engine runs it: Acquisition's loop (ask;
@@ -98,10 +99,10 @@ final class SimClient {
     });
   }
 
-  private void call(String what, Runnable script) {
+  private void call(Supplier<String> what, Runnable script) {
     long sent = clock.now();
     at(sent + (long) (clock.random().nextDouble() * settings.latencyMicros()), () -> {
-      clock.trace("  " + id + " runs " + what + " sent at " + sent);
+      clock.trace(() -> "  " + id + " runs " + what.get() + " sent at " + sent);
       script.run();
     });
   }
@@ -126,7 +127,7 @@ final class SimClient {
     queuedEver = false;
     refusedCounter = 0;
     phase = Phase.WAITING;
-    clock.trace(id + " acquires as " + owner + " lease " + leaseMs + " ms"
+    clock.trace(() -> id + " acquires as " + owner + " lease " + leaseMs + " ms"
         + (willWaitAtAll ? giveUpAt == Long.MAX_VALUE ? "" : " waiting until " + giveUpAt : " once"));
     tryOnce();
   }
@@ -140,7 +141,7 @@ final class SimClient {
     boolean willWait = willWaitAtAll && sent < giveUpAt;
     queuedEver |= willWait;
     if (fair != null) {
-      call("fair-acquire.lua " + owner, () -> answer(fair.acquire(owner, leaseMs, willWait, clock.now()), sent, willWait));
+      call(() -> "fair-acquire.lua " + owner, () -> answer(fair.acquire(owner, leaseMs, willWait, clock.now()), sent, willWait));
       return;
     }
     boolean stale = settings.guardStalePush() && pushedToken <= refusedCounter;
@@ -148,7 +149,7 @@ final class SimClient {
       long valid = Math.min(leaseMs, settings.waiterTimeoutMs()) * 1000;
       long left = bugs.contains(Bug.PUSH_VALID_FROM_ARRIVAL) ? valid : valid - (sent - queuedSentAt);
       if (left > 0) {
-        clock.trace(id + " takes the pushed grant, token " + pushedToken);
+        clock.trace(() -> id + " takes the pushed grant, token " + pushedToken);
         tookLately.add(owner);
         queuedOwner = null;
         grant(pushedToken, sent + left);
@@ -163,14 +164,14 @@ final class SimClient {
       pushedToken = 0;
     }
     int m = mode;
-    call("acquire.lua " + owner + " mode " + m, () -> answer(server.acquire(owner, leaseMs, m, clock.now()), sent, willWait));
+    call(() -> "acquire.lua " + owner + " mode " + m, () -> answer(server.acquire(owner, leaseMs, m, clock.now()), sent, willWait));
   }
 
   private void answer(SimServer.Reply r, long sent, boolean willWait) {
     if (phase != Phase.WAITING) {
       return;
     }
-    clock.trace("  " + id + " " + (r.granted() ? "granted token " + r.token() : "refused, " + r.leftMs() + " ms, " + r.holder()));
+    clock.trace(() -> "  " + id + " " + (r.granted() ? "granted token " + r.token() : "refused, " + r.leftMs() + " ms, " + r.holder()));
     if (r.granted()) {
       if (owner.equals(queuedOwner)) {
         queuedOwner = null;
@@ -211,11 +212,11 @@ final class SimClient {
   /** The wait ended without a grant: Acquisition's finally cancels a place it may hold. */
   private void giveUp() {
     phase = Phase.IDLE;
-    clock.trace("  " + id + " gives up " + owner);
+    clock.trace(() -> "  " + id + " gives up " + owner);
     String o = owner;
     if (queuedEver) {
       queuedOwner = null; // RedisBackend.cancel: removed before the script runs
-      call("cancel " + o, () -> {
+      call(() -> "cancel " + o, () -> {
         if (fair != null) {
           fair.cancel(o, clock.now());
         } else {
@@ -232,7 +233,7 @@ final class SimClient {
     token = t;
     deadline = validUntil;
     int hold = ++holdId;
-    clock.trace("  " + id + " holds " + holding());
+    clock.trace(() -> "  " + id + " holds " + holding());
     long now = clock.now();
     at(now + (long) (clock.random().nextDouble() * 2 * leaseMs * 1000), () -> {
       if (phase == Phase.HOLDING && hold == holdId) {
@@ -254,7 +255,7 @@ final class SimClient {
       }
       long sent = clock.now();
       String o = owner;
-      call(fair != null ? "renew-kinds.lua " + o : "renew.lua " + o, () -> {
+      call(() -> fair != null ? "renew-kinds.lua " + o : "renew.lua " + o, () -> {
         boolean kept = fair != null ? fair.renew(o, leaseMs, clock.now()) : server.renew(o, leaseMs, clock.now());
         if (phase != Phase.HOLDING || hold != holdId) {
           return;
@@ -270,7 +271,7 @@ final class SimClient {
   }
 
   private void lost(String why) {
-    clock.trace("  " + id + " lost " + owner + ": " + why);
+    clock.trace(() -> "  " + id + " lost " + owner + ": " + why);
     holdId++;
     phase = Phase.IDLE;
     start(thinkTime());
@@ -286,11 +287,11 @@ final class SimClient {
       owner = id + ":" + seq;
       String to = owner;
       long sent = clock.now();
-      clock.trace(id + " hands " + from + " off to " + to);
+      clock.trace(() -> id + " hands " + from + " off to " + to);
       phase = Phase.WAITING;
       willWaitAtAll = false;
       wakeId++;
-      call("handoff.lua " + from + " -> " + to, () -> {
+      call(() -> "handoff.lua " + from + " -> " + to, () -> {
         long t = server.handOff(from, to, leaseMs, clock.now());
         if (phase != Phase.WAITING || !to.equals(owner)) {
           return;
@@ -304,8 +305,8 @@ final class SimClient {
       });
       return;
     }
-    clock.trace(id + " releases " + from);
-    call(fair != null ? "fair-release.lua " + from : "release.lua " + from, () -> {
+    clock.trace(() -> id + " releases " + from);
+    call(() -> fair != null ? "fair-release.lua " + from : "release.lua " + from, () -> {
       if (fair != null) {
         fair.release(from, clock.now());
       } else {
@@ -328,7 +329,7 @@ final class SimClient {
       clock.at(pausedUntil, () -> deliver(m));
       return;
     }
-    clock.trace(id + " gets " + m);
+    clock.trace(() -> id + " gets " + m);
     if (m.token() == 0) {
       wake();
       return;
@@ -337,7 +338,7 @@ final class SimClient {
       pushedToken = m.token();
       wake();
     } else if (!tookLately.contains(m.owner())) { // nobody waits for it: pass it on
-      call("release.lua pass " + m.owner(), () -> server.cancel(m.owner(), true, clock.now()));
+      call(() -> "release.lua pass " + m.owner(), () -> server.cancel(m.owner(), true, clock.now()));
     }
   }
 
@@ -355,13 +356,13 @@ final class SimClient {
 
   /** The process dies: nothing more runs here; what it left at the server stays. */
   void crash() {
-    clock.trace(id + " crashes in " + phase);
+    clock.trace(() -> id + " crashes in " + phase);
     phase = Phase.DEAD;
   }
 
   /** A stop-the-world pause: nothing of this client runs until it ends. */
   void pause(long micros) {
-    clock.trace(id + " pauses for " + micros);
+    clock.trace(() -> id + " pauses for " + micros);
     pausedUntil = Math.max(pausedUntil, clock.now() + micros);
   }
 }

@@ -34,7 +34,7 @@ final class SimNetwork implements Channels {
       return false;
     }
     if (clock.random().nextDouble() < dropRate) {
-      clock.trace("  message " + message + " lost");
+      clock.trace(() -> "  message " + message + " lost");
       return true;
     }
     // Mostly prompt; one message in five may lag up to the maximum delay.

@@ -84,11 +84,17 @@ final class SimQueue {
   /** ZRANGEBYSCORE alive -inf nowMs LIMIT 0 16, in score order. */
   List<String> lapsed(long nowMs, long now) {
     expire(now);
-    List<String> gone = new ArrayList<>();
-    alive.entrySet().stream().filter(e -> e.getValue() <= nowMs)
-        .sorted(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()))
-        .limit(16).forEach(e -> gone.add(e.getKey()));
-    return gone;
+    List<Map.Entry<String, Long>> gone = new ArrayList<>();
+    for (Map.Entry<String, Long> e : alive.entrySet()) {
+      if (e.getValue() <= nowMs) {
+        gone.add(e);
+      }
+    }
+    if (gone.isEmpty()) {
+      return List.of();
+    }
+    gone.sort(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry.comparingByKey()));
+    return gone.stream().limit(16).map(Map.Entry::getKey).toList();
   }
 
   @Override

@@ -143,7 +143,7 @@ final class SimServer {
       long ms = Math.min(waiterTimeoutMs, recorded < 0 ? waiterTimeoutMs : recorded);
       long token = drawToken(now);
       boolean heard = channels.publish(new Published(clientOf(head), head, token));
-      if (heard || bugs.contains(Bug.GRANT_UNHEARD)) {
+      if (heard) {
         waiters.remove(head, now);
         set('@', ms, head, now);
         return;
@@ -166,7 +166,7 @@ final class SimServer {
   boolean renew(String owner, long leaseMs, long now) {
     SimLock l = lock(now);
     if (l == null || !l.holder().equals(owner)) {
-      return false;
+      return bugs.contains(Bug.RENEW_WITHOUT_OWNER);
     }
     // '@' renewed by its taker: held now ('+'), for a whole lease; else PEXPIRE
     boolean pushed = l.state() == '@';

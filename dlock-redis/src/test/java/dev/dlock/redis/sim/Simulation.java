@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * One seeded run: two to four clients contend for one lock (exclusive, or fair in a third of the
@@ -57,9 +58,9 @@ final class Simulation implements Clock {
   }
 
   @Override
-  public void trace(String line) {
+  public void trace(Supplier<String> line) {
     if (trace != null) {
-      trace.append(now).append(' ').append(line).append('\n');
+      trace.append(now).append(' ').append(line.get()).append('\n');
     }
   }
 
@@ -70,7 +71,7 @@ final class Simulation implements Clock {
     SimFairServer fair = isFair ? new SimFairServer(settings.waiterTimeoutMs(), network) : null;
     Invariants checks = new Invariants(settings.strandBoundMicros(isFair), isFair);
     int count = 2 + random.nextInt(3);
-    trace("seed " + seed + ", " + count + " clients, " + (isFair ? "fair lock" : "exclusive lock") + ", bugs " + bugs);
+    trace(() -> "seed " + seed + ", " + count + " clients, " + (isFair ? "fair lock" : "exclusive lock") + ", bugs " + bugs);
     long end = now + settings.horizonMicros();
     for (int i = 0; i < count; i++) {
       SimClient c = newClient("c" + i, network, server, fair, checks);
@@ -95,7 +96,7 @@ final class Simulation implements Clock {
       now = end;
       check(checks, server, fair);
     }
-    trace("end: " + (fair != null ? fair : server) + (checks.violation() == null ? "" : "\nVIOLATION " + checks.violation()));
+    trace(() -> "end: " + (fair != null ? fair : server) + (checks.violation() == null ? "" : "\nVIOLATION " + checks.violation()));
     return new Result(seed, checks.violation(), trace == null ? "" : trace.toString());
   }
 
