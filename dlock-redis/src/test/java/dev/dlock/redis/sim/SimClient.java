@@ -113,8 +113,7 @@ final class SimClient {
 
   /** A new acquisition: a new owner, lease, and how long it waits. */
   private void begin() {
-    Phase was = phase;
-    if (was != Phase.IDLE) {
+    if (phase != Phase.IDLE) {
       return;
     }
     seq++;
