@@ -1,0 +1,16 @@
+package dev.dlock.redis.sim;
+
+/**
+ * A deliberate break of the model, so a test can show that the checks catch it: without these, a
+ * simulation that passed every seed could be one that checks nothing.
+ */
+enum Bug {
+  /** handoff.lua returns the counter as it is instead of drawing the next token. */
+  HANDOFF_KEEPS_TOKEN,
+  /** The client counts a pushed grant valid from its arrival, not from its last try's send time. */
+  PUSH_VALID_FROM_ARRIVAL,
+  /** The waiter never re-polls: it sleeps until a notification, so a lost one strands it. */
+  NO_REPOLL,
+  /** renew.lua answers "renewed" for an owner that no longer holds the lock. */
+  RENEW_WITHOUT_OWNER
+}
