@@ -8,16 +8,21 @@ import java.util.function.BiConsumer;
 /**
  * This client's owners that may hold a place in the queue of an exclusive lock, with the send time
  * of each one's last try and the grant a release pushed to it, if one came. Why the send time: a
- * release grants the queue head after the server answered that head's last try, so a pushed
- * grant's validity can safely count from when that try was sent. A cancel removes the owner's
+ * pushed grant whose token is above the counter that the head's last refusal reported was drawn
+ * after that refusal, so after that try was sent, and its validity can safely count from the send;
+ * one at or below it was drawn before the refusal, its message came late (a paused client, a slow
+ * subscriber), the grant has lapsed, and it is not taken (found by the queue simulation, seed 73). A cancel removes the owner's
  * entry before its script runs, so a grant pushed meanwhile is either taken by the waiting thread
  * or freed by that script, never both. Why remember taken grants: on a cluster every node delivers
  * a copy of each message, and a copy reaching an owner that already took its grant must not pass
  * that grant on.
  */
 final class QueuedOwners {
-  /** An owner's wait: the name, when its last try was sent, and the pushed token (0: none). */
-  private record Waiting(String name, long sentAt, long pushed) {}
+  /**
+   * An owner's wait: the name, when its last try was sent, the pushed token (0: none), and the
+   * token counter the last refusal reported (0: none yet).
+   */
+  private record Waiting(String name, long sentAt, long pushed, long refusedAt) {}
 
   /** A grant a release pushed: its token, and when the owner's last try was sent. */
   record Pushed(long token, long lastTrySentAt) {}
@@ -39,10 +44,22 @@ final class QueuedOwners {
    * recorded already: it may have a place in the queue.
    */
   boolean waits(String owner, String name, long now) {
-    return queued.put(owner, new Waiting(name, now, 0)) != null;
+    return queued.put(owner, new Waiting(name, now, 0, 0)) != null;
   }
 
-  /** The grant pushed to {@code owner} for {@code name}, or null if none was. */
+  /**
+   * Records that the server refused {@code owner}'s last try when the lock's token counter stood at
+   * {@code counter}. A grant pushed with a token at or below it was drawn before that refusal, which
+   * found the owner holding nothing: its message came late, and the grant is gone.
+   */
+  void refused(String owner, long counter) {
+    queued.computeIfPresent(owner, (o, w) -> new Waiting(w.name(), w.sentAt(), w.pushed(), counter));
+  }
+
+  /**
+   * The grant pushed to {@code owner} for {@code name}, or null if none was, or if the one pushed
+   * is older than the owner's last refusal (see {@link #refused}).
+   */
   Pushed takePushed(String owner, String name) {
     Waiting w = queued.get(owner);
     if (w == null || w.pushed() == 0 || !w.name().equals(name)) {
@@ -59,7 +76,7 @@ final class QueuedOwners {
         return w;
       }
       waiting[0] = true;
-      return new Waiting(name, w.sentAt(), token);
+      return new Waiting(name, w.sentAt(), token, w.refusedAt());
     });
     return waiting[0];
   }

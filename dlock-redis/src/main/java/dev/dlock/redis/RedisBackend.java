@@ -161,6 +161,9 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     AcquireReply r = calls.run("acquire lock '" + name + "'",
         script.acquire(name, owner, millis(leaseTime), mode));
     Attempt a = answer(r, owner, willWait);
+    if (!a.isGranted() && willWait) {
+      queued.refused(owner, r.counter());
+    }
     if (a.isGranted()) {
       replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, ReleaseMode.RELEASE));
     }

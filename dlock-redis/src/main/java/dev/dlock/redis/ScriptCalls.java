@@ -73,19 +73,22 @@ final class ScriptCalls {
    * @param leftMillis    if refused, how long until a lease runs out; -1 if only the queue is ahead
    * @param holder        if refused, the holding owner, or null if none is known
    * @param storedPermits if a semaphore refused for another permit count, that count; else 0
+   * @param counter       if acquire.lua refused, the lock's token counter at that moment; else 0
    */
-  record AcquireReply(boolean granted, long token, long leftMillis, String holder, long storedPermits) {
+  record AcquireReply(boolean granted, long token, long leftMillis, String holder, long storedPermits,
+      long counter) {
     static AcquireReply of(Object raw) {
       List<?> r = (List<?>) raw;
       long status = (Long) r.get(0);
       if (status == 1L) {
-        return new AcquireReply(true, (Long) r.get(1), 0, null, 0);
+        return new AcquireReply(true, (Long) r.get(1), 0, null, 0, 0);
       }
       if (status == -1L) {
-        return new AcquireReply(false, 0, 0, null, (Long) r.get(1));
+        return new AcquireReply(false, 0, 0, null, (Long) r.get(1), 0);
       }
       String holder = text(r.get(2));
-      return new AcquireReply(false, 0, (Long) r.get(1), holder.isEmpty() ? null : holder, 0);
+      long counter = r.size() > 3 ? (Long) r.get(3) : 0;
+      return new AcquireReply(false, 0, (Long) r.get(1), holder.isEmpty() ? null : holder, 0, counter);
     }
   }
 

@@ -14,8 +14,10 @@ local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local mode = ARGV[3]                      -- '0' one-shot, '1' will wait, '2' will wait, may be queued
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left, holder}; an error if a key holds what
--- dlock did not write there (see the prelude).
+-- Returns {1, token} for a grant, or {0, holder's ms left, holder, token counter}; an error if a
+-- key holds what dlock did not write there (see the prelude). The counter on a refusal lets the
+-- client tell a grant pushed to it before this refusal (its token at or below the counter: gone,
+-- since the refusal found it holding nothing) from one pushed after it.
 
 local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
@@ -39,7 +41,7 @@ end
 
 local value = redis.call('GET', lock)
 if not value then
-  return {0, 0, ''}
+  return {0, 0, '', tonumber(redis.call('GET', counter)) or 0}
 end
 local state, holder = string.match(value, '^(.)%d* (.*)$')
 
@@ -72,4 +74,4 @@ if mode ~= '0' then
     redis.call('SET', lock, '+' .. string.sub(value, 2), 'KEEPTTL')
   end
 end
-return {0, left, holder}
+return {0, left, holder, tonumber(redis.call('GET', counter)) or 0}

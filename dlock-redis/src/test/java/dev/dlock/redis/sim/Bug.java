@@ -12,5 +12,10 @@ enum Bug {
   /** The waiter never re-polls: it sleeps until a notification, so a lost one strands it. */
   NO_REPOLL,
   /** renew.lua answers "renewed" for an owner that no longer holds the lock. */
-  RENEW_WITHOUT_OWNER
+  RENEW_WITHOUT_OWNER,
+  /**
+   * takePushed ignores the token counter of the owner's last refusal, and takes a pushed grant
+   * whose message came after its next try was refused (the client before the fix of seed 73).
+   */
+  STALE_PUSH_TAKEN
 }

@@ -15,8 +15,7 @@ import org.junit.jupiter.api.Test;
  * fair one after the lock's release or the last client's death, whichever is later (a dead waiter
  * ahead keeps its place for the waiter timeout, 3 s, after its last try).
  * {@code -Ddlock.sim.seed=N} replays one seed and prints its trace; {@code -Ddlock.sim.runs=N}
- * sets how many seeds run; {@code -Ddlock.sim.faithful=true} runs the client as it is, without
- * the proposed fix of the finding below.
+ * sets how many seeds run.
  */
 class RedisQueueSimulationTest {
   private static final int RUNS = Integer.getInteger("dlock.sim.runs", 100_000);
@@ -24,7 +23,7 @@ class RedisQueueSimulationTest {
   @Test
   void everySeedKeepsTheInvariants() {
     String one = System.getProperty("dlock.sim.seed");
-    SimSettings settings = Boolean.getBoolean("dlock.sim.faithful") ? SimSettings.faithful() : SimSettings.guarded();
+    SimSettings settings = SimSettings.standard();
     if (one != null) {
       Simulation.Result r = new Simulation(Long.parseLong(one), settings, Set.of(), true).run();
       System.out.println(r.trace());
@@ -61,28 +60,28 @@ class RedisQueueSimulationTest {
   }
 
   /**
-   * The finding, kept as a test until the backend is fixed: a pushed grant whose message arrives
-   * after the waiter sent its next try is taken as if the release had answered that try. Seed 73:
-   * c0's release pushes a 300 ms grant to c1:4, whose client is frozen; the grant lapses, c0 takes
-   * the lock again (token 1000006011598); c1 wakes, sends a try (QueuedOwners records its send
-   * time), reads the old message, is refused, and takePushed counts the stale grant (token
-   * 1000004128796) valid for 300 ms from that try: two holders, the later with the lower token.
-   * {@link SimSettings#guarded()} checks everything else with the fix proposed in the report:
-   * the refusal reports the token counter, and a pushed token at or below it is stale.
+   * What this simulation found in the backend, fixed since: a pushed grant whose message arrives
+   * after the waiter's next try was refused was taken as if the release had answered that try.
+   * Seed 73: c0's release pushes a 300 ms grant to c1:4, whose client is frozen; the grant lapses,
+   * c0 takes the lock again (token 1000006011598); c1 wakes, sends a try (QueuedOwners records its
+   * send time), reads the old message, is refused, and took the stale grant (token 1000004128796)
+   * as valid for 300 ms from that try: two holders, the later with the lower token. Now acquire.lua's
+   * refusal reports the token counter, and QueuedOwners drops a pushed token at or below it.
    */
   @Test
-  void stalePushedGrantIsTakenAsFresh() {
-    Simulation.Result r = new Simulation(73, SimSettings.faithful(), Set.of(), false).run();
+  void stalePushedGrantTakenAsFreshIsCaught() {
+    Simulation.Result r = new Simulation(73, SimSettings.standard(), EnumSet.of(Bug.STALE_PUSH_TAKEN), false).run();
     assertNotNull(r.violation(), "seed 73 no longer shows the stale pushed grant");
     if (!r.violation().startsWith("token not increasing")) {
       throw new AssertionError("seed 73: " + r.violation());
     }
+    assertEquals(null, new Simulation(73, SimSettings.standard(), Set.of(), false).run().violation());
   }
 
   /** The broken model must fail some seed, with the violation it breaks. */
   private static void assertCaught(Bug bug, String violation) {
     for (long seed = 1; seed <= 20_000; seed++) {
-      Simulation.Result r = new Simulation(seed, SimSettings.guarded(), EnumSet.of(bug), false).run();
+      Simulation.Result r = new Simulation(seed, SimSettings.standard(), EnumSet.of(bug), false).run();
       if (r.violation() != null) {
         if (!r.violation().startsWith(violation)) {
           throw new AssertionError(bug + " broke something else at seed " + seed + ": " + r.violation());

@@ -143,7 +143,7 @@ final class SimClient {
       call(() -> "fair-acquire.lua " + owner, () -> answer(fair.acquire(owner, leaseMs, willWait, clock.now()), sent, willWait));
       return;
     }
-    boolean stale = settings.guardStalePush() && pushedToken <= refusedCounter;
+    boolean stale = !bugs.contains(Bug.STALE_PUSH_TAKEN) && pushedToken <= refusedCounter;
     if (willWait && owner.equals(queuedOwner) && pushedToken != 0 && !stale) { // takePushed
       long valid = Math.min(leaseMs, settings.waiterTimeoutMs()) * 1000;
       long left = bugs.contains(Bug.PUSH_VALID_FROM_ARRIVAL) ? valid : valid - (sent - queuedSentAt);

@@ -10,9 +10,8 @@ import java.util.Set;
  */
 final class SimServer {
   /**
-   * An acquire script's reply: {1, token} or {0, ms left, holder}. {@code counter}, the token
-   * counter at a refusal, is not in the real reply: only the proposed fix of the stale-push
-   * finding reads it (see {@link SimClient}).
+   * An acquire script's reply: {1, token} or {0, ms left, holder, counter}: the token counter at a
+   * refusal, by which the client tells a late pushed grant from a fresh one (see {@link SimClient}).
    */
   record Reply(boolean granted, long token, long leftMs, String holder, long counter) {}
 

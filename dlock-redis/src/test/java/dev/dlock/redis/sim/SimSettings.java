@@ -5,21 +5,12 @@ package dev.dlock.redis.sim;
  * 3 s; a waiter re-polls at least every third of it) and the engine's maxPollInterval (1 s).
  */
 record SimSettings(long waiterTimeoutMs, long maxPollMs, long latencyMicros, long[] leases,
-    double dropRate, long maxMessageDelayMicros, long horizonMicros, boolean guardStalePush) {
+    double dropRate, long maxMessageDelayMicros, long horizonMicros) {
 
-  /**
-   * The client as it is: it takes a pushed grant that arrives after its next try was sent as if
-   * the release had answered that try (the finding in RedisQueueSimulationTest).
-   */
-  static SimSettings faithful() {
+  /** The settings every run uses. */
+  static SimSettings standard() {
     return new SimSettings(3_000, 1_000, 20_000, new long[] {300, 1_000, 4_000}, 0.15, 3_500_000,
-        8_000_000, false);
-  }
-
-  /** The same with the proposed fix of that finding, so every other property is checked. */
-  static SimSettings guarded() {
-    return new SimSettings(3_000, 1_000, 20_000, new long[] {300, 1_000, 4_000}, 0.15, 3_500_000,
-        8_000_000, true);
+        8_000_000);
   }
 
   /**
