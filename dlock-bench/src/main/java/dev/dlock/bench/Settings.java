@@ -121,7 +121,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
       int wi = orElse(warmupIterations, "-wi", quick ? 1 : 10);
       int i = orElse(iterations, "-i", quick ? 1 : 3);
       if (i == 0) {
-        throw new IllegalArgumentException("-i must be at least 1");
+        throw new IllegalArgumentException("-i takes a count of 1 or more, not '0'");
       }
       TimeValue w = warmupTime != null ? warmupTime : quick ? TimeValue.milliseconds(100) : TimeValue.seconds(2);
       TimeValue r = time != null ? time : quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
