@@ -76,7 +76,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
     @Option(names = "--quick", description = "a few seconds in all, for a smoke run (numbers are rough)")
     boolean quick;
 
-    @Option(names = "--targets", split = ",", paramLabel = "a,b,...", converter = TargetNames.class,
+    @Option(names = "--targets", split = ",", paramLabel = "TARGET", converter = TargetNames.class,
         description = "targets to run, in table order (the known ones and the default are listed below)")
     List<String> targets;
 
@@ -84,7 +84,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
         description = "the target the ratio column divides by (default the first target)")
     String baseline;
 
-    @Option(names = "--workloads", split = ",", paramLabel = "W1,...", converter = WorkloadName.class,
+    @Option(names = "--workloads", split = ",", paramLabel = "W", converter = WorkloadName.class,
         description = "workloads to run (default W1,W2,W3,W4)")
     List<Workload> workloads;
 
@@ -121,7 +121,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
       int wi = orElse(warmupIterations, "-wi", quick ? 1 : 10);
       int i = orElse(iterations, "-i", quick ? 1 : 3);
       if (i == 0) {
-        throw new IllegalArgumentException("-i must be at least 1");
+        throw new IllegalArgumentException("-i takes a count of 1 or more, not '0'");
       }
       TimeValue w = warmupTime != null ? warmupTime : quick ? TimeValue.milliseconds(100) : TimeValue.seconds(2);
       TimeValue r = time != null ? time : quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1);

@@ -46,10 +46,28 @@ class SettingsTest {
     assertThatThrownBy(() -> Settings.parse("--targets", "etcd"))
         .hasMessageContaining("unknown target 'etcd'").hasMessageContaining("mem");
     assertThatThrownBy(() -> Settings.parse("--workloads", "W9")).hasMessageContaining("W9");
-    assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r");
+    assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r").hasMessageContaining("'soon'");
+    assertThatThrownBy(() -> Settings.parse("-f", "two")).hasMessageContaining("'-f'").hasMessageContaining("'two'");
+    assertThatThrownBy(() -> Settings.parse("-wi", "-1")).hasMessageContaining("-wi").hasMessageContaining("'-1'");
+    assertThatThrownBy(() -> Settings.parse("-i", "0")).hasMessageContaining("-i").hasMessageContaining("'0'");
     assertThatThrownBy(() -> Settings.parse("-i")).hasMessageContaining("Missing required parameter for option '-i'");
     assertThatThrownBy(() -> Settings.parse("--fast")).hasMessageContaining("--fast");
     assertThatThrownBy(() -> Settings.parse("--baseline", "nope")).hasMessageContaining("'nope'");
+  }
+
+  @Test
+  void helpIsReadWhereverItStandsAndTheJmhFlagsKeepTheirOwnNames() {
+    assertThat(Settings.parse("--help").help()).isTrue();
+    assertThat(Settings.parse("--quick", "-h").help()).isTrue();
+    assertThat(Settings.parse().help()).isFalse();
+    // -wi is its own option, not -w with the value "i"
+    Settings s = Settings.parse("-wi", "3", "-w", "500ms", "-i", "2", "-r", "1s", "-f", "0", "-v", "--out", "x.md");
+    assertThat(s.warmupIterations()).isEqualTo(3);
+    assertThat(s.handoffWarmup()).isEqualTo(Duration.ofMillis(1500));
+    assertThat(s.handoffMeasurement()).isEqualTo(Duration.ofSeconds(2));
+    assertThat(s.forks()).isZero();
+    assertThat(s.verbose()).isTrue();
+    assertThat(s.out()).hasToString("x.md");
   }
 
   @Test
