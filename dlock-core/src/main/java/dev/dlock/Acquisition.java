@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 final class Acquisition {
   private static final long MIN_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-  private final Engine engine;
+  private final EngineContext ctx;
+  private final Renewer renewer;
   private final Spec spec;
   private final String name;
   private final Duration lease;
@@ -31,13 +32,14 @@ final class Acquisition {
   private String holder;
 
   /** {@code timeoutNanos}: negative waits forever, zero does not wait. */
-  Acquisition(Engine engine, Spec spec, long timeoutNanos) {
-    this.engine = engine;
+  Acquisition(EngineContext ctx, Renewer renewer, Spec spec, long timeoutNanos) {
+    this.ctx = ctx;
+    this.renewer = renewer;
     this.spec = spec;
     this.name = spec.name();
     this.lease = spec.lease();
     this.timeoutNanos = timeoutNanos;
-    this.start = engine.ticker.read();
+    this.start = ctx.ticker.read();
   }
 
   /**
@@ -48,7 +50,7 @@ final class Acquisition {
   Hold run(boolean interruptible) throws InterruptedException {
     Hold h = attempt(interruptible);
     if (h == null) {
-      engine.events.timedOut(name, Duration.ofNanos(engine.ticker.read() - start));
+      ctx.events.timedOut(name, Duration.ofNanos(ctx.ticker.read() - start));
     }
     return h;
   }
@@ -58,13 +60,13 @@ final class Acquisition {
     if (interruptible && Thread.interrupted()) {
       throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
     }
-    engine.checkOpen(name);
-    Hold h = reenter(engine.existing(spec.key()));
+    ctx.names.checkOpen(name);
+    Hold h = reenter(ctx.names.existing(spec.key()));
     if (h != null) {
       return h;
     }
     refuseUpgrade();
-    NameState st = engine.enter(spec);
+    NameState st = ctx.names.enter(spec);
     boolean keepRef = false;
     try {
       h = reenter(st);
@@ -81,7 +83,7 @@ final class Acquisition {
         return h;
       }
       try {
-        engine.checkOpen(name);
+        ctx.names.checkOpen(name);
         h = compete(st);
         keepRef = h != null;
         return h;
@@ -90,7 +92,7 @@ final class Acquisition {
       }
     } finally {
       if (!keepRef) {
-        engine.exit(st);
+        ctx.names.exit(st);
       }
     }
   }
@@ -98,8 +100,8 @@ final class Acquisition {
   LockTimeoutException timeout() {
     return new LockTimeoutException(String.format(
         "timed out after %s waiting for lock '%s', held by %s (client %s, backend %s)",
-        Durations.formatNanos(engine.ticker.read() - start), name,
-        holderForMessage(), engine.id(), engine.backend.describe()));
+        Durations.formatNanos(ctx.ticker.read() - start), name,
+        holderForMessage(), ctx.clientId, ctx.backend.describe()));
   }
 
   private String holderForMessage() {
@@ -127,7 +129,7 @@ final class Acquisition {
   }
 
   private Hold heldByThisThread(LockKind kind) {
-    NameState st = engine.existing(Spec.key(kind, name));
+    NameState st = ctx.names.existing(Spec.key(kind, name));
     return st == null ? null : st.heldBy(Thread.currentThread());
   }
 
@@ -141,11 +143,11 @@ final class Acquisition {
   }
 
   private Hold compete(NameState st) throws InterruptedException {
-    String owner = engine.newOwner();
+    String owner = ctx.names.newOwner();
     boolean queued = false;
     boolean granted = false;
     boolean exclusive = spec.kind() == LockKind.EXCLUSIVE;
-    WaitsAtServer server = exclusive && engine.backend instanceof WaitsAtServer w ? w : null;
+    WaitsAtServer server = exclusive && ctx.backend instanceof WaitsAtServer w ? w : null;
     boolean serverWaits = server != null;
     Hold writeHold = spec.kind() == LockKind.READ ? heldByThisThread(LockKind.WRITE) : null;
     String writer = writeHold == null ? null : writeHold.grant.owner();
@@ -154,7 +156,7 @@ final class Acquisition {
     try {
       while (true) {
         long seq = st.releaseSeq();
-        long sentAt = engine.ticker.read();
+        long sentAt = ctx.ticker.read();
         final long left = remaining();
         boolean willWait = left != 0;
         // Counted as queued before the call: a call that fails may have queued us all the same.
@@ -164,7 +166,7 @@ final class Acquisition {
             willWait && !serverWaits, writer);
         Attempt a = willWait && serverWaits && !first
             ? waitAtServer(server, owner, left)
-            : engine.call(name, "acquire", () -> CallTimeout.within(left, () -> engine.backend.tryAcquire(request)));
+            : ctx.calls.call(name, "acquire", () -> CallTimeout.within(left, () -> ctx.backend.tryAcquire(request)));
         first = false;
         if (a.isGranted()) {
           granted = true;
@@ -179,44 +181,49 @@ final class Acquisition {
         }
         markWaited();
         if (serverWaits) {
-          engine.checkOpen(name);
+          ctx.names.checkOpen(name);
           continue;
         }
         long pause = Math.max(MIN_PAUSE_NANOS,
-            Math.min(Engine.saturatedNanos(a.retryAfter()), engine.maxPollNanos));
+            Math.min(Durations.saturatedNanos(a.retryAfter()), ctx.maxPollNanos));
         st.awaitRelease(seq, stillLeft < 0 ? pause : Math.min(pause, stillLeft));
-        engine.checkOpen(name);
+        ctx.names.checkOpen(name);
       }
     } finally {
       st.competing(false);
       if (queued && !granted) {
-        engine.cancelQuietly(name, owner);
+        ctx.cancelQuietly(name, owner);
       }
     }
   }
 
   /** One slice of a wait the server does itself, no longer than the poll interval. */
   private Attempt waitAtServer(WaitsAtServer server, String owner, long left) throws InterruptedException {
-    Duration slice = Duration.ofNanos(left < 0 ? engine.maxPollNanos : Math.min(left, engine.maxPollNanos));
-    try {
-      return CallTimeout.within(slice.toNanos(), () -> server.acquireWaiting(name, owner, lease, slice));
-    } catch (LockException | InterruptedException e) {
-      throw e;
-    } catch (RuntimeException e) {
-      throw new LockException(String.format("backend %s failed to acquire lock '%s' for client %s: %s",
-          engine.backend.describe(), name, engine.id(), e), e);
-    }
+    Duration slice = Duration.ofNanos(left < 0 ? ctx.maxPollNanos : Math.min(left, ctx.maxPollNanos));
+    return ctx.calls.callInterruptibly(name, "acquire",
+        () -> CallTimeout.within(slice.toNanos(), () -> server.acquireWaiting(name, owner, lease, slice)));
   }
 
   private Hold install(NameState st, String owner, Attempt a, long sentAt) {
-    long leaseNanos = Engine.saturatedNanos(lease);
-    long validity = Engine.saturatedNanos(a.validity().orElse(lease));
-    Hold h = new Hold(engine, st, new Grant(name, owner, a.token(), spec.kind()), spec, sentAt,
-        engine.deadline(sentAt, validity), Renewer.end(sentAt, leaseNanos));
+    long leaseNanos = Durations.saturatedNanos(lease);
+    long validity = Durations.saturatedNanos(a.validity().orElse(lease));
+    Hold h = new Hold(ctx, renewer, st, new Grant(name, owner, a.token(), spec.kind()), spec, sentAt,
+        renewer.deadline(sentAt, validity), Renewer.end(sentAt, leaseNanos));
     st.install(h);
-    engine.track(h);
-    engine.events.acquired(name, a.token(), Duration.ofNanos(engine.ticker.read() - start));
+    track(h);
+    ctx.events.acquired(name, a.token(), Duration.ofNanos(ctx.ticker.read() - start));
     return h;
+  }
+
+  /** Starts renewal and the deadline of a new hold; undoes the grant if the client closed meanwhile. */
+  private void track(Hold h) {
+    if (ctx.names.isClosed()) {
+      h.state.remove(h);
+      h.endAll();
+      ctx.cleanup.releaseNow(h.grant);
+      throw ctx.names.closedException(h.name());
+    }
+    renewer.add(h);
   }
 
   /** Nanos left: -1 for no deadline, 0 when none are left. */
@@ -224,13 +231,13 @@ final class Acquisition {
     if (timeoutNanos < 0) {
       return -1;
     }
-    return Math.max(0, timeoutNanos - (engine.ticker.read() - start));
+    return Math.max(0, timeoutNanos - (ctx.ticker.read() - start));
   }
 
   private void markWaited() {
     if (!waited) {
       waited = true;
-      engine.events.waited(name);
+      ctx.events.waited(name);
     }
   }
 }

@@ -27,4 +27,13 @@ final class Durations {
     long s = nanos / 1_000_000_000L;
     return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
   }
+
+  /** The nanos of {@code d}, or {@code Long.MAX_VALUE} for a duration too long to count in nanos. */
+  static long saturatedNanos(Duration d) {
+    try {
+      return d.toNanos();
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE;
+    }
+  }
 }

@@ -13,7 +13,8 @@ import java.util.concurrent.ScheduledFuture;
  * while doing I/O; validity is volatile because the renewal thread moves it.
  */
 final class Hold {
-  final Engine engine;
+  private final EngineContext ctx;
+  private final Renewer renewer;
   final NameState state;
   final Grant grant;
   final Spec spec;
@@ -31,9 +32,10 @@ final class Hold {
   private boolean ended;
   private LeaseLostException lostReason;
 
-  Hold(Engine engine, NameState state, Grant grant, Spec spec, long acquiredAt, long validUntil,
-      long fixedEnd) {
-    this.engine = engine;
+  Hold(EngineContext ctx, Renewer renewer, NameState state, Grant grant, Spec spec, long acquiredAt,
+      long validUntil, long fixedEnd) {
+    this.ctx = ctx;
+    this.renewer = renewer;
     this.state = state;
     this.grant = grant;
     this.spec = spec;
@@ -139,14 +141,14 @@ final class Hold {
     if (check != null) {
       check.cancel(false);
     }
-    engine.events.lost(name(), grant.token(), reason);
+    ctx.events.lost(name(), grant.token(), reason);
     lostSignal.complete(reason);
     return true;
   }
 
   /** The backend says this owner no longer holds the grant. */
   void markGone(LockBackend backend) {
-    markLost(new NotOwnerException(engine.lostException(this, "the backend reports it no longer held by"
+    markLost(new NotOwnerException(lostException("the backend reports it no longer held by"
         + " this owner (" + backend.describe() + ")").getMessage()), false);
   }
 
@@ -176,16 +178,33 @@ final class Hold {
    * is not held by nobody until it expires there.
    */
   boolean checkExpiry() {
-    long now = engine.ticker.read();
+    long now = ctx.ticker.read();
     if (now - validUntil < 0) {
       return false;
     }
-    if (markLost(engine.lostException(this,
+    if (markLost(lostException(
         (renewed ? "the lease ran out before a renewal succeeded" : "the lease ran out")
-            + engine.renewalFailureSuffix()), false)) {
-      engine.releaseLost(grant);
+            + renewalFailureSuffix()), false)) {
+      ctx.releaseLost(grant);
     }
     return true;
+  }
+
+  /** Nanos left on the lease by the client's ticker; negative once past. */
+  long nanosLeft() {
+    return validUntil - ctx.ticker.read();
+  }
+
+  LeaseLostException lostException(String why) {
+    return new LeaseLostException(String.format(
+        "lease on lock '%s' (token %d, owner %s) was lost %s after it was granted: %s",
+        name(), grant.token(), grant.owner(), Durations.formatNanos(ctx.ticker.read() - acquiredAt), why),
+        renewer.lastFailure());
+  }
+
+  private String renewalFailureSuffix() {
+    RuntimeException failure = renewer.lastFailure();
+    return failure == null ? "" : "; the last renewal failed: " + failure.getMessage();
   }
 
   void ensureValid() {

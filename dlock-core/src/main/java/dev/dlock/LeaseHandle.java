@@ -10,10 +10,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class LeaseHandle implements Lease {
   private final Hold hold;
+  private final Release release;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  LeaseHandle(Hold hold) {
+  LeaseHandle(Hold hold, Release release) {
     this.hold = hold;
+    this.release = release;
     hold.handleOpened();
   }
 
@@ -34,7 +36,7 @@ final class LeaseHandle implements Lease {
 
   @Override
   public Duration remaining() {
-    long left = hold.validUntil - hold.engine.ticker.read();
+    long left = hold.nanosLeft();
     return isValid() && left > 0 ? Duration.ofNanos(left) : Duration.ZERO;
   }
 
@@ -60,7 +62,7 @@ final class LeaseHandle implements Lease {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       hold.handleClosed();
-      hold.engine.releaseOne(hold);
+      release.releaseOne(hold);
     }
   }
 

@@ -22,24 +22,24 @@ final class LockView implements DistributedLock {
 
   @Override
   public Lease acquire() throws InterruptedException {
-    return new LeaseHandle(engine.acquireOrThrow(spec, FOREVER));
+    return new LeaseHandle(engine.acquireOrThrow(spec, FOREVER), engine.release());
   }
 
   @Override
   public Lease acquire(Duration maxWait) throws InterruptedException {
     long nanos = Args.waitNanos(maxWait);
-    return new LeaseHandle(engine.acquireOrThrow(spec, nanos));
+    return new LeaseHandle(engine.acquireOrThrow(spec, nanos), engine.release());
   }
 
   @Override
   public Optional<Lease> tryAcquire() {
-    return Optional.ofNullable(tryNow()).map(LeaseHandle::new);
+    return Optional.ofNullable(tryNow()).map(this::handle);
   }
 
   @Override
   public Optional<Lease> tryAcquire(Duration maxWait) throws InterruptedException {
     long nanos = Args.waitNanos(maxWait);
-    return Optional.ofNullable(engine.acquireOrNull(spec, nanos)).map(LeaseHandle::new);
+    return Optional.ofNullable(engine.acquireOrNull(spec, nanos)).map(this::handle);
   }
 
   @Override
@@ -81,6 +81,10 @@ final class LockView implements DistributedLock {
   @Override
   public void unlock() {
     engine.unlock(spec);
+  }
+
+  private Lease handle(Hold h) {
+    return new LeaseHandle(h, engine.release());
   }
 
   private Hold tryNow() {

@@ -144,7 +144,7 @@ final class Renewer {
   }
 
   private void topUp(Hold h) {
-    long lease = Engine.saturatedNanos(h.spec.lease());
+    long lease = Durations.saturatedNanos(h.spec.lease());
     long sentAt = ticker.read();
     if (h.validUntil - sentAt >= lease / 4 * 3) {
       return;
@@ -246,7 +246,7 @@ final class Renewer {
           + " renewal succeeds", batch.size(), backend.describe(), e);
       return;
     }
-    long until = deadline(sentAt, Engine.saturatedNanos(lease));
+    long until = deadline(sentAt, Durations.saturatedNanos(lease));
     for (Hold h : batch) {
       if (gone.contains(h.grant)) {
         holds.remove(h);
