@@ -1,5 +1,6 @@
 package dev.dlock;
 
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

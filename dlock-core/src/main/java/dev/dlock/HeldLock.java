@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import dev.dlock.spi.LockKind;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,6 @@
 package dev.dlock;
 
+import dev.dlock.spi.LockInfo;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -94,7 +95,7 @@ public interface LockClient extends AutoCloseable {
    * @param listener told of election, loss and resignation
    */
   default LeaderLatch leaderLatch(String name, LeaderListener listener) {
-    return Election.start(lock(name), name, listener);
+    return dev.dlock.engine.Election.start(lock(name), name, listener);
   }
 
   /**

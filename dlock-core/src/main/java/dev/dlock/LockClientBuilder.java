@@ -2,7 +2,11 @@ package dev.dlock;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.dlock.engine.Args;
+import dev.dlock.engine.Backends;
+import dev.dlock.engine.Engine;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,6 +91,7 @@ public final class LockClientBuilder {
       throw new IllegalStateException("a LockClient needs a url(...) or a backend(...)");
     }
     LockBackend opened = backend != null ? backend : Backends.open(url);
-    return new Engine(this, opened);
+    return Engine.start(new Engine.Settings(clientName, leaseTime, maxPollInterval, ticker,
+        List.copyOf(listeners)), opened);
   }
 }

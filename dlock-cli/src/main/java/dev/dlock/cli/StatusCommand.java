@@ -1,7 +1,7 @@
 package dev.dlock.cli;
 
 import dev.dlock.LockClient;
-import dev.dlock.LockInfo;
+import dev.dlock.spi.LockInfo;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,11 @@
 package dev.dlock.mem;
 
-import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.time.Duration;

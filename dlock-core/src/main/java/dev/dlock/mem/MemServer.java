@@ -2,9 +2,9 @@ package dev.dlock.mem;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.dlock.Ticker;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockKind;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,6 +1,5 @@
 package dev.dlock.spi;
 
-import dev.dlock.Ticker;
 
 /** What the engine gives a backend at {@link LockBackend#start}. */
 public interface BackendContext {

@@ -1,6 +1,5 @@
 package dev.dlock.spi;
 
-import dev.dlock.LockInfo;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.EnumSet;

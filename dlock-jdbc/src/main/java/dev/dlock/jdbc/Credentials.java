@@ -1,6 +1,6 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.spi.Urls;
+import dev.dlock.internal.Urls;
 import java.util.Properties;
 
 /**

@@ -4,7 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
-import dev.dlock.spi.CallTimeout;
+import dev.dlock.internal.CallTimeout;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;

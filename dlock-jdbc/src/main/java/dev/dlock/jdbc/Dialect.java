@@ -1,9 +1,9 @@
 package dev.dlock.jdbc;
 
 import dev.dlock.LockException;
-import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockInfo;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;

@@ -1,8 +1,8 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.internal.Urls;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockBackendProvider;
-import dev.dlock.spi.Urls;
 import java.time.Duration;
 import java.util.Set;
 import java.util.regex.Matcher;

@@ -1,14 +1,14 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.LockInfo;
+import dev.dlock.internal.CallTimeout;
+import dev.dlock.internal.Urls;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
-import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
-import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.HandsOff;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockRequest;
-import dev.dlock.spi.Urls;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.internal.CallTimeout;
+import dev.dlock.internal.Urls;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
-import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
-import dev.dlock.spi.WaitsAtServer;
 import dev.dlock.spi.LockRequest;
-import dev.dlock.spi.Urls;
+import dev.dlock.spi.WaitsAtServer;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;

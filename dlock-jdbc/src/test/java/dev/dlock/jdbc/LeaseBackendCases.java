@@ -2,12 +2,12 @@ package dev.dlock.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dlock.LockInfo;
 import dev.dlock.spi.Attempt;
-import dev.dlock.spi.HandsOff;
-import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockClient;
+import dev.dlock.internal.CallTimeout;
 import dev.dlock.spi.Attempt;
-import dev.dlock.spi.LockRequest;
-import dev.dlock.spi.WaitsAtServer;
-import dev.dlock.spi.CallTimeout;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.WaitsAtServer;
 import dev.dlock.testkit.RecordingContext;
 import java.time.Duration;
 import java.util.ArrayList;

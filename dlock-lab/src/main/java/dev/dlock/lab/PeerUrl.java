@@ -1,6 +1,6 @@
 package dev.dlock.lab;
 
-import dev.dlock.spi.Urls;
+import dev.dlock.internal.Urls;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,19 +1,19 @@
 package dev.dlock.redis;
 
 import dev.dlock.BackendUnavailableException;
-import dev.dlock.LockInfo;
-import dev.dlock.Ticker;
+import dev.dlock.internal.Abandonable;
 import dev.dlock.redis.ScriptCalls.AcquireMode;
 import dev.dlock.redis.ScriptCalls.AcquireReply;
 import dev.dlock.redis.ScriptCalls.ReleaseMode;
-import dev.dlock.spi.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
-import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.HandsOff;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.Ticker;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.SlotHash;

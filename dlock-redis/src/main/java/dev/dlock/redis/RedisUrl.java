@@ -1,6 +1,6 @@
 package dev.dlock.redis;
 
-import dev.dlock.spi.Urls;
+import dev.dlock.internal.Urls;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslVerifyMode;
 import java.time.Duration;

@@ -4,8 +4,6 @@ import static dev.dlock.redis.ScriptCalls.ascii;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
-import dev.dlock.LockInfo;
-import dev.dlock.Ticker;
 import dev.dlock.redis.ScriptCalls.AcquireMode;
 import dev.dlock.redis.ScriptCalls.AcquireReply;
 import dev.dlock.redis.ScriptCalls.ReleaseMode;
@@ -13,7 +11,9 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.Ticker;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.ArrayList;

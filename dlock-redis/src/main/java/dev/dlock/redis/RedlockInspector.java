@@ -2,9 +2,9 @@ package dev.dlock.redis;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
-import dev.dlock.LockInfo;
+import dev.dlock.internal.CallTimeout;
 import dev.dlock.redis.ScriptCalls.InspectReply;
-import dev.dlock.spi.CallTimeout;
+import dev.dlock.spi.LockInfo;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.dlock.redis;
 
-import dev.dlock.spi.CallTimeout;
+import dev.dlock.internal.CallTimeout;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

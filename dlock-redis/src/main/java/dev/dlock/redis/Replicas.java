@@ -1,7 +1,7 @@
 package dev.dlock.redis;
 
 import dev.dlock.BackendUnavailableException;
-import dev.dlock.spi.CallTimeout;
+import dev.dlock.internal.CallTimeout;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

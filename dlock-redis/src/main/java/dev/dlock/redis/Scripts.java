@@ -1,6 +1,6 @@
 package dev.dlock.redis;
 
-import dev.dlock.spi.CallTimeout;
+import dev.dlock.internal.CallTimeout;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;

@@ -7,7 +7,7 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.LockInfo;
+import dev.dlock.spi.LockInfo;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;

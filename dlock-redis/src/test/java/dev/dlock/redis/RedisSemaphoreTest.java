@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.spi.Abandonable;
+import dev.dlock.internal.Abandonable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
-import dev.dlock.LockInfo;
+import dev.dlock.spi.LockInfo;
 import io.lettuce.core.SetArgs;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.LockInfo;
+import dev.dlock.spi.LockInfo;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;

@@ -2,7 +2,7 @@ package dev.dlock.spring;
 
 import dev.dlock.HeldLock;
 import dev.dlock.LockClient;
-import dev.dlock.LockInfo;
+import dev.dlock.spi.LockInfo;
 import java.util.List;
 import java.util.Locale;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;

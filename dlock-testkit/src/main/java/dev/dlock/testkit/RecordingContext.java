@@ -1,8 +1,8 @@
 package dev.dlock.testkit;
 
-import dev.dlock.Ticker;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
-import dev.dlock.spi.Abandonable;
+import dev.dlock.internal.Abandonable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
-import dev.dlock.Ticker;
 import dev.dlock.mem.MemServer;
+import dev.dlock.spi.Ticker;
 import dev.dlock.testkit.TamperedBackend.Fault;
 import java.lang.reflect.Method;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.dlock.testkit;
 
-import dev.dlock.Ticker;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;

@@ -1,8 +1,8 @@
 package dev.dlock.zookeeper;
 
 import dev.dlock.BackendUnavailableException;
-import dev.dlock.Ticker;
-import dev.dlock.spi.CallTimeout;
+import dev.dlock.internal.CallTimeout;
+import dev.dlock.spi.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.dlock.zookeeper;
 
-import dev.dlock.spi.Urls;
+import dev.dlock.internal.Urls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,12 +1,12 @@
 package dev.dlock.zookeeper;
 
-import dev.dlock.LockInfo;
-import dev.dlock.spi.Abandonable;
+import dev.dlock.internal.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
-import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.HandsOff;
+import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.nio.charset.StandardCharsets;

@@ -330,7 +330,7 @@ class RoundTripTest {
       assertThat(passed.token()).isEqualTo(held.token() + 1);
       assertThat(holder.inspect("pass").orElseThrow())
           .as("the server's account: the node's first grant")
-          .returns("holder:1", dev.dlock.LockInfo::owner).returns(held.token(), dev.dlock.LockInfo::token);
+          .returns("holder:1", dev.dlock.spi.LockInfo::owner).returns(held.token(), dev.dlock.spi.LockInfo::token);
       assertThat(holder.release(first)).as("the old grant's release").isFalse();
       assertThat(holder.handOff(first, "holder:3", Duration.ofSeconds(5)).isGranted())
           .as("the old grant handed off again").isFalse();

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
-import dev.dlock.spi.Abandonable;
+import dev.dlock.internal.Abandonable;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;

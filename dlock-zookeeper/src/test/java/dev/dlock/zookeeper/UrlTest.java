@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
-import dev.dlock.LockInfo;
+import dev.dlock.spi.LockInfo;
 import dev.dlock.zookeeper.TestClients.Client;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;

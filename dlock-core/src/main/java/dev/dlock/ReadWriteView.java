@@ -1,5 +1,0 @@
-package dev.dlock;
-
-/** A {@link DistributedReadWriteLock}: the pair of views; all state lives in the engine. */
-record ReadWriteView(String name, DistributedLock readLock, DistributedLock writeLock)
-    implements DistributedReadWriteLock {}

@@ -1,0 +1,234 @@
+package dev.dlock.engine;
+
+import dev.dlock.HeldLock;
+import dev.dlock.Lease;
+import dev.dlock.LeaseLostException;
+import dev.dlock.LockClient;
+import dev.dlock.NotOwnerException;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * One grant from the backend as this client holds it: the token, the validity on the client's
+ * ticker, the reentrant hold count and the loss signal. All lease handles and Lock-view holds of one
+ * grant share it. Its small state machine (held, lost, ended) is guarded by its monitor, never
+ * while doing I/O; validity is volatile because the renewal thread moves it.
+ */
+final class Hold {
+  private final EngineContext ctx;
+  private final Renewer renewer;
+  final NameState state;
+  final Grant grant;
+  final Spec spec;
+  final Thread thread;
+  final boolean renewed;
+  final long acquiredAt;
+  /** For a fixed lease, the end no renewal moves; unused for a renewed hold. */
+  final long fixedEnd;
+  final CompletableFuture<LeaseLostException> lostSignal = new CompletableFuture<>();
+  volatile long validUntil;
+  volatile ScheduledFuture<?> expiryCheck;
+
+  private int count = 1;
+  private int handles;
+  private boolean ended;
+  private LeaseLostException lostReason;
+
+  Hold(EngineContext ctx, Renewer renewer, NameState state, Grant grant, Spec spec, long acquiredAt,
+      long validUntil, long fixedEnd) {
+    this.ctx = ctx;
+    this.renewer = renewer;
+    this.state = state;
+    this.grant = grant;
+    this.spec = spec;
+    this.thread = Thread.currentThread();
+    this.renewed = spec.renew();
+    this.acquiredAt = acquiredAt;
+    this.fixedEnd = fixedEnd;
+    this.validUntil = renewed ? validUntil : Math.min(validUntil, fixedEnd);
+  }
+
+  String name() {
+    return grant.name();
+  }
+
+  /** Reentry by the owning thread. False if the hold already ended; throws if it was lost. */
+  synchronized boolean reenter() {
+    if (ended) {
+      return false;
+    }
+    if (lostReason != null) {
+      throw copyOfLoss();
+    }
+    count++;
+    return true;
+  }
+
+  /** A {@link Lease} handle on this hold was opened. */
+  synchronized void handleOpened() {
+    handles++;
+  }
+
+  /** A {@link Lease} handle on this hold was closed. */
+  synchronized void handleClosed() {
+    handles--;
+  }
+
+  /**
+   * True for a hold taken only through the {@code Lock} methods (no open lease handle) whose
+   * thread has ended: nobody is left who could unlock it.
+   */
+  synchronized boolean ownerThreadEnded() {
+    return !ended && handles == 0 && !thread.isAlive();
+  }
+
+  /** What {@link LockClient#held()} shows of this hold at {@code now}; null once ended or lost. */
+  synchronized HeldLock snapshot(long now) {
+    if (ended || lostReason != null) {
+      return null;
+    }
+    long left = validUntil - now;
+    return new HeldLock(name(), grant.kind(), grant.token(), Duration.ofNanos(Math.max(0, left)), count,
+        handles > 0 ? HeldLock.HANDLE : thread.getName());
+  }
+
+  synchronized int count() {
+    return ended ? 0 : count;
+  }
+
+  /**
+   * Drops one hold and returns how many remain: 0 means the caller must release at the backend;
+   * -1 means the hold had already ended and nothing was dropped.
+   */
+  synchronized int exitOne() {
+    if (ended) {
+      return -1;
+    }
+    if (--count == 0) {
+      ended = true;
+    }
+    return count;
+  }
+
+  /** Ends the hold whatever its count (client close). False if it had ended already. */
+  synchronized boolean endAll() {
+    if (ended) {
+      return false;
+    }
+    ended = true;
+    return true;
+  }
+
+  synchronized boolean isEnded() {
+    return ended;
+  }
+
+  /** The loss, if the hold was lost while held. */
+  synchronized LeaseLostException loss() {
+    return lostReason;
+  }
+
+  /**
+   * Records the loss and fires the signal, once, unless the hold was released normally first.
+   * True if this call recorded it.
+   */
+  boolean markLost(LeaseLostException reason, boolean evenIfEnded) {
+    synchronized (this) {
+      if (lostReason != null || (ended && !evenIfEnded)) {
+        return false;
+      }
+      lostReason = reason;
+    }
+    ScheduledFuture<?> check = expiryCheck;
+    if (check != null) {
+      check.cancel(false);
+    }
+    ctx.events.lost(name(), grant.token(), reason);
+    lostSignal.complete(reason);
+    return true;
+  }
+
+  /** The backend says this owner no longer holds the grant. */
+  void markGone(LockBackend backend) {
+    markLost(new NotOwnerException(lostException("the backend reports it no longer held by"
+        + " this owner (" + backend.describe() + ")").getMessage()), false);
+  }
+
+  /** Moves validity forward after a renewal, never backward, and never past a fixed lease's end. */
+  void extendTo(long newValidUntil) {
+    if (loss() != null) {
+      return; // a renewal that answered after the deadline does not bring a lost lease back
+    }
+    if (!renewed && newValidUntil - fixedEnd > 0) {
+      newValidUntil = fixedEnd;
+    }
+    if (newValidUntil - validUntil > 0) {
+      validUntil = newValidUntil;
+    }
+  }
+
+  boolean isValid() {
+    if (isEnded() || loss() != null) {
+      return false;
+    }
+    return !checkExpiry();
+  }
+
+  /**
+   * Marks the hold lost if its deadline has passed; true if it has. The grant is then released at
+   * the server, so a lock whose server keeps it (a renewal that hung yet arrived, a ZooKeeper node)
+   * is not held by nobody until it expires there.
+   */
+  boolean checkExpiry() {
+    long now = ctx.ticker.read();
+    if (now - validUntil < 0) {
+      return false;
+    }
+    if (markLost(lostException(
+        (renewed ? "the lease ran out before a renewal succeeded" : "the lease ran out")
+            + renewalFailureSuffix()), false)) {
+      ctx.releaseLost(grant);
+    }
+    return true;
+  }
+
+  /** Nanos left on the lease by the client's ticker; negative once past. */
+  long nanosLeft() {
+    return validUntil - ctx.ticker.read();
+  }
+
+  LeaseLostException lostException(String why) {
+    return new LeaseLostException(String.format(
+        "lease on lock '%s' (token %d, owner %s) was lost %s after it was granted: %s",
+        name(), grant.token(), grant.owner(), Durations.formatNanos(ctx.ticker.read() - acquiredAt), why),
+        renewer.lastFailure());
+  }
+
+  private String renewalFailureSuffix() {
+    RuntimeException failure = renewer.lastFailure();
+    return failure == null ? "" : "; the last renewal failed: " + failure.getMessage();
+  }
+
+  void ensureValid() {
+    if (!isValid()) {
+      LeaseLostException loss = loss();
+      if (loss != null) {
+        throw copyOfLoss();
+      }
+      throw new LeaseLostException(String.format("lease on lock '%s' (token %d, owner %s) was released",
+          name(), grant.token(), grant.owner()));
+    }
+  }
+
+  /** A fresh exception for this throw site, the recorded loss as its cause. */
+  synchronized LeaseLostException copyOfLoss() {
+    LeaseLostException e = lostReason instanceof NotOwnerException
+        ? new NotOwnerException(lostReason.getMessage())
+        : new LeaseLostException(lostReason.getMessage());
+    e.initCause(lostReason);
+    return e;
+  }
+}

@@ -1,0 +1,314 @@
+package dev.dlock.engine;
+
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockKind;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One client's state for one lock name. The gate lets one local thread at a time compete at the
+ * backend (the "head"); the others queue on it in FIFO order. The gate is handed on as soon as the
+ * head is granted, not when it releases, so the next local waiter queues at the backend like any
+ * remote one, and a release wakes at most one waiter: whichever the backend sends its notification
+ * to. The head sleeps on a release sequence number, so a notification that arrives between its
+ * attempt and its sleep is not lost. A releasing thread may instead pass its exclusive grant to a
+ * thread queued at the gate ({@link Handed}): up to {@value #MAX_STREAK} times in a row, after
+ * which it releases at the backend, so other clients' waiters get their turn. Lives in the
+ * engine's map while referenced by a waiter or a hold ({@code refs}, changed only inside the map's
+ * compute).
+ */
+final class NameState {
+  final Object key;
+  final String name;
+  final LockKind kind;
+  /** Hand-offs in a row before a release goes to the backend, where other clients queue. */
+  static final int MAX_STREAK = 8;
+
+  /** What {@link #enterGate} returns when the thread entered the gate, rather than a handed grant. */
+  static final Handed GATE = new Handed(null, null, null, 0);
+
+  /**
+   * A grant a releasing thread passed on, for a thread queued at the gate with an equal spec.
+   * {@code sentAt}: when the hand-off was sent, on the engine's ticker; validity counts from there.
+   */
+  record Handed(Spec spec, Grant grant, Attempt attempt, long sentAt) {}
+
+  /** A thread queued at the gate; compared by identity. */
+  private static final class Waiter {
+    final Spec spec;
+
+    Waiter(Spec spec) {
+      this.spec = spec;
+    }
+  }
+
+  int refs;
+
+  // Usually one hold. More while a lost hold is still unreleased and a newer grant exists, or for
+  // the kinds held by many at once: readers on several threads, permits.
+  private final List<Hold> holds = new ArrayList<>(1);
+
+  private final ReentrantLock mu = new ReentrantLock();
+  private final Condition releasedCond = mu.newCondition();
+  private final Condition gateCond = mu.newCondition();
+  private final ArrayDeque<Waiter> gateQueue = new ArrayDeque<>();
+  private long releaseSeq;
+  private boolean headWaiting;
+  private boolean gateHeld;
+  private boolean handing;
+  private Handed handed;
+  private int streak;
+  private boolean closed;
+
+  NameState(Object key, String name, LockKind kind) {
+    this.key = key;
+    this.name = name;
+    this.kind = kind;
+  }
+
+  synchronized void install(Hold h) {
+    holds.removeIf(Hold::isEnded);
+    holds.add(h);
+  }
+
+  synchronized void remove(Hold h) {
+    holds.remove(h);
+  }
+
+  /** The hold the thread acquired and has not ended, if any; never one of a permit. */
+  synchronized Hold heldBy(Thread thread) {
+    if (kind == LockKind.PERMIT) {
+      return null;
+    }
+    for (int i = holds.size() - 1; i >= 0; i--) {
+      Hold h = holds.get(i);
+      if (h.thread == thread) {
+        return h;
+      }
+    }
+    return null;
+  }
+
+  synchronized List<Hold> holds() {
+    return new ArrayList<>(holds);
+  }
+
+  /**
+   * Enters the gate, or takes a grant handed to a waiter of {@code spec}, waiting up to
+   * {@code nanos} (forever if negative; not at all if zero). Returns {@link #GATE} once entered,
+   * then the caller must {@link #leaveGate}; the handed grant; or null when the time ran out. An
+   * interrupt throws, unless a grant was handed meanwhile: that grant is taken, with the interrupt
+   * flag set again, rather than left behind. After close it returns {@link #GATE} at once.
+   * {@code onQueued}, if given, runs once the thread is queued, outside this state's lock.
+   */
+  Handed enterGate(Spec spec, long nanos, Runnable onQueued) throws InterruptedException {
+    mu.lock();
+    try {
+      if (closed || (!gateHeld && gateQueue.isEmpty())) {
+        gateHeld = true;
+        return GATE;
+      }
+      if (nanos == 0) {
+        return null;
+      }
+      Waiter me = new Waiter(spec);
+      gateQueue.add(me);
+      boolean interrupted = false;
+      try {
+        if (onQueued != null) {
+          mu.unlock();
+          try {
+            onQueued.run();
+          } finally {
+            mu.lock();
+          }
+        }
+        while (true) {
+          if (handed != null && handed.spec().equals(spec)) {
+            Handed h = handed;
+            handed = null;
+            if (interrupted) {
+              Thread.currentThread().interrupt();
+            }
+            return h;
+          }
+          if (interrupted) {
+            throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+          }
+          if (closed || (!gateHeld && gateQueue.peek() == me)) {
+            gateHeld = true;
+            return GATE;
+          }
+          if (nanos == 0) {
+            return null;
+          }
+          try {
+            if (nanos < 0) {
+              gateCond.await();
+            } else {
+              nanos = Math.max(0, gateCond.awaitNanos(nanos));
+            }
+          } catch (InterruptedException e) {
+            interrupted = true; // one more look: a grant handed meanwhile must not be left behind
+          }
+        }
+      } finally {
+        gateQueue.remove(me);
+        gateCond.signalAll(); // the next in line may be first now
+      }
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  void leaveGate() {
+    mu.lock();
+    try {
+      gateHeld = false;
+      gateCond.signalAll();
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /**
+   * A releasing thread asks to hand its grant on: true if a thread with an equal spec waits at the
+   * gate and the streak allows it; it must then call {@link #handOver} or {@link #cancelHandOff}.
+   */
+  boolean reserveHandOff(Spec spec) {
+    mu.lock();
+    try {
+      if (closed || handing || handed != null || streak >= MAX_STREAK || !awaited(spec)) {
+        return false;
+      }
+      handing = true;
+      return true;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /**
+   * Leaves the new grant for a waiter of its spec. Returns it back if every such waiter left
+   * meanwhile, or the client closed: the caller must then release it.
+   */
+  Handed handOver(Handed h) {
+    mu.lock();
+    try {
+      handing = false;
+      if (closed || !awaited(h.spec())) {
+        return h;
+      }
+      handed = h;
+      streak++;
+      gateCond.signalAll();
+      return null;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  void cancelHandOff() {
+    mu.lock();
+    try {
+      handing = false;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /** A grant came from the backend, or the lock went back to it: the streak starts again. */
+  void resetStreak() {
+    mu.lock();
+    try {
+      streak = 0;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  private boolean awaited(Spec spec) {
+    for (Waiter w : gateQueue) {
+      if (w.spec.equals(spec)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Marks whether a head of this client is competing at the backend, so a release wakes it. */
+  void competing(boolean competing) {
+    mu.lock();
+    try {
+      headWaiting = competing;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /** The release sequence to read before an attempt and wait on after it. */
+  long releaseSeq() {
+    mu.lock();
+    try {
+      return releaseSeq;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /** Sleeps until a release after {@code seq}, the timeout, or close. True if a release came. */
+  boolean awaitRelease(long seq, long nanos) throws InterruptedException {
+    mu.lock();
+    try {
+      while (releaseSeq == seq && !closed) {
+        if (nanos <= 0) {
+          return false;
+        }
+        nanos = releasedCond.awaitNanos(nanos);
+      }
+      return releaseSeq != seq;
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /**
+   * A release notification. If a head is competing, {@code onWoken} runs before the head can
+   * resume (it needs this lock to return from its wait), so the event is recorded before anything
+   * the woken thread does.
+   */
+  void signalRelease(Runnable onWoken) {
+    mu.lock();
+    try {
+      releaseSeq++;
+      if (headWaiting) {
+        onWoken.run();
+      }
+      releasedCond.signal();
+    } finally {
+      mu.unlock();
+    }
+  }
+
+  /**
+   * Client close: every waiter, at the gate or at the backend, wakes and sees the client closed.
+   * Returns a grant handed on and not yet taken, which the caller must release, or null.
+   */
+  Handed close() {
+    mu.lock();
+    try {
+      closed = true;
+      releasedCond.signalAll();
+      gateCond.signalAll();
+      Handed left = handed;
+      handed = null;
+      return left;
+    } finally {
+      mu.unlock();
+    }
+  }
+}

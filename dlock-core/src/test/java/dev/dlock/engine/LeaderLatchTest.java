@@ -1,0 +1,192 @@
+package dev.dlock.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dlock.LeaderLatch;
+import dev.dlock.LeaderListener;
+import dev.dlock.Lease;
+import dev.dlock.LeaseLostException;
+import dev.dlock.LockClient;
+import dev.dlock.internal.Abandonable;
+import dev.dlock.mem.MemServer;
+import dev.dlock.spi.Ticker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Leader election over the mem backend: one leader at a time, hand-over on close, loss and crash. */
+class LeaderLatchTest {
+  private static final Duration PATIENCE = Duration.ofSeconds(10);
+  private final MemServer server = MemServer.create(Ticker.system());
+  private final List<AutoCloseable> toClose = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() throws Exception {
+    for (int i = toClose.size() - 1; i >= 0; i--) {
+      toClose.get(i).close();
+    }
+  }
+
+  private LockClient client(Duration lease) {
+    LockClient c = LockClient.builder().backend(server.newBackend()).leaseTime(lease).build();
+    toClose.add(c);
+    return c;
+  }
+
+  /** Records each callback as "elected", "lost" or "resigned" with the token. */
+  private static final class Recorder implements LeaderListener {
+    final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+
+    @Override
+    public void elected(Lease lease) {
+      events.add("elected " + lease.token());
+    }
+
+    @Override
+    public void lost(Lease lease, LeaseLostException reason) {
+      events.add("lost " + lease.token());
+    }
+
+    @Override
+    public void resigned(Lease lease) {
+      events.add("resigned " + lease.token());
+    }
+
+    String next() throws InterruptedException {
+      String e = events.poll(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(e).as("a leader event within %s", PATIENCE).isNotNull();
+      return e;
+    }
+  }
+
+  @Test
+  void oneLeadsAndTheOtherTakesOverWhenTheLeaderCloses() throws Exception {
+    Recorder r1 = new Recorder();
+    Recorder r2 = new Recorder();
+    LeaderLatch first = client(Duration.ofSeconds(30)).leaderLatch("leader", r1);
+    assertThat(first.awaitLeadership(PATIENCE)).isTrue();
+    long token = first.lease().orElseThrow().token();
+    assertThat(r1.next()).isEqualTo("elected " + token);
+
+    LeaderLatch second = client(Duration.ofSeconds(30)).leaderLatch("leader", r2);
+    toClose.add(second);
+    assertThat(second.awaitLeadership(Duration.ofMillis(200))).isFalse();
+    assertThat(second.isLeader()).isFalse();
+
+    first.close();
+    assertThat(r1.next()).isEqualTo("resigned " + token);
+    assertThat(first.isLeader()).isFalse();
+    assertThat(first.lease()).isEmpty();
+    assertThat(second.awaitLeadership(PATIENCE)).isTrue();
+    assertThat(r2.next()).startsWith("elected ");
+    assertThat(second.lease().orElseThrow().token()).isGreaterThan(token);
+
+    first.close();
+    assertThat(r1.events).isEmpty();
+  }
+
+  @Test
+  void aCrashedLeaderIsReplacedAfterItsLease() throws Exception {
+    LockClient doomed = client(Duration.ofMillis(300));
+    LeaderLatch first = doomed.leaderLatch("crash", new Recorder());
+    assertThat(first.awaitLeadership(PATIENCE)).isTrue();
+    Recorder r2 = new Recorder();
+    LeaderLatch second = client(Duration.ofSeconds(30)).leaderLatch("crash", r2);
+    toClose.add(second);
+
+    ((Abandonable) doomed).abandon();
+    assertThat(r2.next()).startsWith("elected ");
+    assertThat(second.isLeader()).isTrue();
+  }
+
+  @Test
+  void aLostLeaseIsReportedAndTheLatchStandsAgain() throws Exception {
+    FakeTicker serverClock = new FakeTicker();
+    MemServer slow = MemServer.create(serverClock);
+    LockClient c = LockClient.builder().backend(slow.newBackend()).leaseTime(Duration.ofMillis(300))
+        .build();
+    toClose.add(c);
+    Recorder r = new Recorder();
+    LeaderLatch latch = c.leaderLatch("lost", r);
+    toClose.add(latch);
+    String elected = r.next();
+
+    serverClock.advance(Duration.ofSeconds(1)); // the server lets the lease run out
+    String first = elected.substring("elected ".length());
+    assertThat(r.next()).isEqualTo("lost " + first);
+    String again = r.next();
+    assertThat(again).startsWith("elected ");
+    assertThat(Long.parseLong(again.substring(8))).isGreaterThan(Long.parseLong(first));
+  }
+
+  @Test
+  void aThrowingListenerDoesNotStopTheElection() throws Exception {
+    Recorder r2 = new Recorder();
+    LeaderLatch first = client(Duration.ofSeconds(30)).leaderLatch("throws", new LeaderListener() {
+      @Override
+      public void elected(Lease lease) {
+        throw new IllegalStateException("listener bug");
+      }
+    });
+    assertThat(first.awaitLeadership(PATIENCE)).isTrue();
+    LeaderLatch second = client(Duration.ofSeconds(30)).leaderLatch("throws", r2);
+    toClose.add(second);
+    first.close();
+    assertThat(r2.next()).startsWith("elected ");
+  }
+
+  @Test
+  void closingFromTheElectedCallbackResignsWithoutDeadlock() throws Exception {
+    Recorder after = new Recorder();
+    LeaderLatch[] self = new LeaderLatch[1];
+    Object started = new Object();
+    LeaderLatch latch;
+    synchronized (started) {
+      latch = client(Duration.ofSeconds(30)).leaderLatch("self-close", new LeaderListener() {
+        @Override
+        public void elected(Lease lease) {
+          synchronized (started) {
+            self[0].close();
+          }
+        }
+
+        @Override
+        public void resigned(Lease lease) {
+          after.events.add("resigned " + lease.token());
+        }
+      });
+      self[0] = latch;
+    }
+    assertThat(after.next()).startsWith("resigned ");
+    assertThat(latch.isLeader()).isFalse();
+    assertThat(latch.awaitLeadership(Duration.ofMillis(50))).isFalse();
+  }
+
+  @Test
+  void closingWhileWaitingForTheLockWithdrawsAtOnce() throws Exception {
+    LockClient holder = client(Duration.ofSeconds(30));
+    Lease held = holder.lock("busy").acquire();
+    Recorder r = new Recorder();
+    LeaderLatch waiting = client(Duration.ofSeconds(30)).leaderLatch("busy", r);
+    waiting.close();
+    held.close();
+    assertThat(waiting.isLeader()).isFalse();
+    assertThat(r.events).isEmpty();
+    assertThat(holder.lock("busy").tryAcquire()).hasValueSatisfying(Lease::close);
+  }
+
+  @Test
+  void badArgumentsAreRefusedByName() {
+    LockClient c = client(Duration.ofSeconds(30));
+    assertThatThrownBy(() -> c.leaderLatch("x", null)).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("listener");
+    assertThatThrownBy(() -> c.leaderLatch("", new Recorder()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
