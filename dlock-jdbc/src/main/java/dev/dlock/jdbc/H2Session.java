@@ -1,6 +1,6 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.Ticker;
+import dev.dlock.spi.Ticker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.Ticker;
+import dev.dlock.spi.Ticker;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.Ticker;
+import dev.dlock.spi.Ticker;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;

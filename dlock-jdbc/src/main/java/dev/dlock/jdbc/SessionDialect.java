@@ -1,6 +1,6 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.Ticker;
+import dev.dlock.spi.Ticker;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
