@@ -24,22 +24,24 @@ final class Election implements LeaderLatch {
   private final DistributedLock lock;
   private final String name;
   private final LeaderListener listener;
+  private final Ticker ticker;
   private final CompletableFuture<Void> closing = new CompletableFuture<>();
   private final Thread thread;
   private volatile Lease current;
   private boolean waitingForLock; // guarded by this
 
-  private Election(DistributedLock lock, String name, LeaderListener listener) {
+  private Election(DistributedLock lock, String name, LeaderListener listener, Ticker ticker) {
     this.lock = lock;
+    this.ticker = ticker;
     this.name = name;
     this.listener = listener;
     this.thread = new Thread(this::run, "dlock-leader-" + name);
     thread.setDaemon(true);
   }
 
-  static Election start(DistributedLock lock, String name, LeaderListener listener) {
+  static Election start(DistributedLock lock, String name, LeaderListener listener, Ticker ticker) {
     Objects.requireNonNull(listener, "listener");
-    Election e = new Election(lock, name, listener);
+    Election e = new Election(lock, name, listener, ticker);
     e.thread.start();
     return e;
   }
@@ -62,9 +64,9 @@ final class Election implements LeaderLatch {
 
   @Override
   public synchronized boolean awaitLeadership(Duration maxWait) throws InterruptedException {
-    long deadline = System.nanoTime() + Args.maxWait(maxWait).toNanos();
+    long deadline = ticker.read() + Args.maxWait(maxWait).toNanos();
     while (!isLeader() && !closing.isDone()) {
-      long left = deadline - System.nanoTime();
+      long left = deadline - ticker.read();
       if (left <= 0) {
         return false;
       }

@@ -14,7 +14,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -47,10 +49,10 @@ final class Engine implements LockClient, Abandonable {
   // Keyed by Spec.key: the bare name for exclusive locks, a (kind, name) record for the others.
   private final ConcurrentHashMap<Object, NameState> names = new ConcurrentHashMap<>();
   private final AtomicLong ownerSeq = new AtomicLong();
-  private final ScheduledThreadPoolExecutor scheduler;
+  private final ScheduledExecutorService scheduler;
   // Renewal rounds and background clean-up each on a thread of their own, so a hung server call
   // delays neither the deadlines on the timer thread nor each other.
-  private final ThreadPoolExecutor rounds;
+  private final ExecutorService rounds;
   private final Cleanup cleanup;
   private final Renewer renewer;
   private final AtomicBoolean shutdown = new AtomicBoolean();
@@ -65,13 +67,19 @@ final class Engine implements LockClient, Abandonable {
     this.id = b.clientName + "-" + randomHex();
     this.leaseTime = b.leaseTime;
     this.maxPollNanos = b.maxPollInterval.toNanos();
-    this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "dlock-" + id);
-      t.setDaemon(true);
-      return t;
-    });
-    scheduler.setRemoveOnCancelPolicy(true);
-    this.rounds = idleEndingThread("dlock-renew-" + id);
+    if (b.scheduler != null) {
+      this.scheduler = new BorrowedScheduler(b.scheduler); // rounds too, so a fake drives them
+      this.rounds = scheduler;
+    } else {
+      ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "dlock-" + id);
+        t.setDaemon(true);
+        return t;
+      });
+      timers.setRemoveOnCancelPolicy(true);
+      this.scheduler = timers;
+      this.rounds = idleEndingThread("dlock-renew-" + id);
+    }
     this.cleanup = new Cleanup(backend, scheduler, idleEndingThread("dlock-cleanup-" + id));
     try {
       backend.start(new Context());
@@ -113,6 +121,11 @@ final class Engine implements LockClient, Abandonable {
   @Override
   public String id() {
     return id;
+  }
+
+  @Override
+  public LeaderLatch leaderLatch(String name, LeaderListener listener) {
+    return Election.start(lock(name), name, listener, ticker);
   }
 
   @Override

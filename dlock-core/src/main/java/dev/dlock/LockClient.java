@@ -94,7 +94,7 @@ public interface LockClient extends AutoCloseable {
    * @param listener told of election, loss and resignation
    */
   default LeaderLatch leaderLatch(String name, LeaderListener listener) {
-    return Election.start(lock(name), name, listener);
+    return Election.start(lock(name), name, listener, Ticker.system());
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.dlock.spi.LockBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 /** Builds a {@link LockClient}. Not thread-safe; the client it builds is immutable in its settings. */
 public final class LockClientBuilder {
@@ -18,6 +19,7 @@ public final class LockClientBuilder {
   Duration maxPollInterval = DEFAULT_MAX_POLL;
   String clientName = "dlock";
   Ticker ticker = Ticker.system();
+  ScheduledExecutorService scheduler;
   final List<LockListener> listeners = new ArrayList<>();
 
   LockClientBuilder() {}
@@ -66,6 +68,19 @@ public final class LockClientBuilder {
   /** The monotonic clock for lease arithmetic and deadlines; default {@link Ticker#system()}. */
   public LockClientBuilder ticker(Ticker ticker) {
     this.ticker = requireNonNull(ticker, "ticker");
+    return this;
+  }
+
+  /**
+   * The timers and renewal rounds of the client, in place of the threads it makes itself: the
+   * renewal period, the loss deadlines and the renewal calls to the server all run on it, so a test
+   * can drive them with a fake, together with {@link #ticker}. Give it the ticker's notion of time,
+   * and enough threads that a renewal call hanging on a frozen server does not hold up the
+   * deadlines. The client does not shut it down; closing the client cancels what it scheduled.
+   * Default: a timer thread and a renewal thread of the client's own.
+   */
+  public LockClientBuilder scheduler(ScheduledExecutorService scheduler) {
+    this.scheduler = requireNonNull(scheduler, "scheduler");
     return this;
   }
 
