@@ -6,6 +6,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
+import dev.dlock.Ticker;
 import dev.dlock.spi.Abandonable;
 import java.time.Duration;
 import java.util.List;
@@ -89,7 +90,7 @@ final class SuiteFixture {
   }
 
   static Duration since(long startNanos) {
-    return Duration.ofNanos(System.nanoTime() - startNanos);
+    return Duration.ofNanos(Ticker.system().read() - startNanos);
   }
 
   // ---- names and clients
