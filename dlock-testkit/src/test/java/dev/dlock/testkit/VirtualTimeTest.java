@@ -74,6 +74,7 @@ class VirtualTimeTest {
     AtomicLong lostAt = new AtomicLong();
     lease.onLost(e -> lostAt.set(now()));
     tap.failRenewals = true;
+    tap.failReleases = true; // the server lets the lease go only when it expires there
 
     time.advance(LEASE.minusMillis(1));
     assertThat(lostAt.get()).as("the loss notice, before the lease ends at the server").isNotZero();
@@ -143,11 +144,12 @@ class VirtualTimeTest {
     }
   }
 
-  /** The in-memory backend, counting renewals, failing them on demand, claiming a session lease. */
+  /** The in-memory backend, counting renewals, failing renewals and releases on demand, claiming a session lease. */
   private static final class Tap implements LockBackend {
     final LockBackend delegate;
     final AtomicInteger renews = new AtomicInteger();
     volatile boolean failRenewals;
+    volatile boolean failReleases;
     volatile Duration sessionLease;
 
     Tap(LockBackend delegate) {
@@ -175,6 +177,9 @@ class VirtualTimeTest {
 
     @Override
     public boolean release(Grant grant) {
+      if (failReleases) {
+        throw new BackendUnavailableException("release refused by the test");
+      }
       return delegate.release(grant);
     }
 
