@@ -16,7 +16,9 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
@@ -74,7 +76,7 @@ class VirtualTimeTest {
     AtomicLong lostAt = new AtomicLong();
     lease.onLost(e -> lostAt.set(now()));
     tap.failRenewals = true;
-    tap.failReleases = true; // the server lets the lease go only when it expires there
+    tap.failReleases.set(Integer.MAX_VALUE); // the server lets the lease go only when it expires there
 
     time.advance(LEASE.minusMillis(1));
     assertThat(lostAt.get()).as("the loss notice, before the lease ends at the server").isNotZero();
@@ -122,6 +124,29 @@ class VirtualTimeTest {
   }
 
   @Test
+  void theReleaseOfAnExpiredLeaseIsTriedAgainWhileTheServerIsAway() throws Exception {
+    Tap tap = new Tap(server.newBackend());
+    tap.failReleases.set(3);
+    LockClient c = client(tap);
+    Lease lease = c.lock("job", Duration.ofMillis(300)).acquire();
+    time.advance(Duration.ofMillis(300));
+    assertThat(lease.isValid()).isFalse();
+
+    // Releases run on the client's own clean-up thread, which puts each retry on the virtual
+    // scheduler after its failed try; so step by the longest pause until a release goes through.
+    Grant released = null;
+    for (int step = 0; step < 50 && released == null; step++) {
+      time.advance(Duration.ofSeconds(8));
+      released = tap.released.poll(100, TimeUnit.MILLISECONDS);
+    }
+    assertThat(released).as("the release that went through on the fourth try").isNotNull();
+    assertThat(released.token()).isEqualTo(lease.token());
+    assertThat(tap.failReleases).as("failed tries left").hasValue(0);
+    assertThat(client(server.newBackend()).inspect("job")).as("the lock at the server after the release")
+        .isEmpty();
+  }
+
+  @Test
   void closingAClientLeavesAGivenSchedulerRunningAndCancelsItsTasks() throws Exception {
     Tap tap = new Tap(server.newBackend());
     LockClient c = client(tap);
@@ -149,7 +174,10 @@ class VirtualTimeTest {
     final LockBackend delegate;
     final AtomicInteger renews = new AtomicInteger();
     volatile boolean failRenewals;
-    volatile boolean failReleases;
+    /** How many releases to fail before they go through. */
+    final AtomicInteger failReleases = new AtomicInteger();
+    /** The grants released at the server. */
+    final LinkedBlockingQueue<Grant> released = new LinkedBlockingQueue<>();
     volatile Duration sessionLease;
 
     Tap(LockBackend delegate) {
@@ -177,10 +205,12 @@ class VirtualTimeTest {
 
     @Override
     public boolean release(Grant grant) {
-      if (failReleases) {
+      if (failReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         throw new BackendUnavailableException("release refused by the test");
       }
-      return delegate.release(grant);
+      boolean done = delegate.release(grant);
+      released.add(grant);
+      return done;
     }
 
     @Override
