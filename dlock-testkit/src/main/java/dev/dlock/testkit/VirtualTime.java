@@ -35,7 +35,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * were scheduled), on the calling thread, each with the clock set to its deadline; tasks those
  * tasks schedule run too if they fall due within the step. {@code execute} counts as due now: it
  * runs at the next {@link #advance} or {@link #runDue}, never on the caller's thread. Thread-safe;
- * a task that throws ends the step with its exception and leaves the later tasks queued.
+ * a task that throws ends the step with its exception, the clock left at that task's deadline and
+ * the later tasks queued.
  */
 public final class VirtualTime {
   private final AtomicLong now;
