@@ -1,6 +1,7 @@
 package dev.dlock;
 
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -95,7 +96,7 @@ public interface LockClient extends AutoCloseable {
    * @param listener told of election, loss and resignation
    */
   default LeaderLatch leaderLatch(String name, LeaderListener listener) {
-    return dev.dlock.engine.Election.start(lock(name), name, listener);
+    return dev.dlock.engine.Election.start(lock(name), name, listener, Ticker.system());
   }
 
   /**

@@ -10,6 +10,7 @@ import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 
 /** Builds a {@link LockClient}. Not thread-safe; the client it builds is immutable in its settings. */
 public final class LockClientBuilder {
@@ -22,6 +23,7 @@ public final class LockClientBuilder {
   Duration maxPollInterval = DEFAULT_MAX_POLL;
   String clientName = "dlock";
   Ticker ticker = Ticker.system();
+  ScheduledExecutorService scheduler;
   final List<LockListener> listeners = new ArrayList<>();
 
   LockClientBuilder() {}
@@ -73,6 +75,19 @@ public final class LockClientBuilder {
     return this;
   }
 
+  /**
+   * The timers and renewal rounds of the client, in place of the threads it makes itself: the
+   * renewal period, the loss deadlines and the renewal calls to the server all run on it, so a test
+   * can drive them with a fake, together with {@link #ticker}. Give it the ticker's notion of time,
+   * and enough threads that a renewal call hanging on a frozen server does not hold up the
+   * deadlines. The client does not shut it down; closing the client cancels what it scheduled.
+   * Default: a timer thread and a renewal thread of the client's own.
+   */
+  public LockClientBuilder scheduler(ScheduledExecutorService scheduler) {
+    this.scheduler = requireNonNull(scheduler, "scheduler");
+    return this;
+  }
+
   /** Adds a listener for this client's events. */
   public LockClientBuilder listener(LockListener listener) {
     listeners.add(requireNonNull(listener, "listener"));
@@ -92,6 +107,6 @@ public final class LockClientBuilder {
     }
     LockBackend opened = backend != null ? backend : Backends.open(url);
     return Engine.start(new Engine.Settings(clientName, leaseTime, maxPollInterval, ticker,
-        List.copyOf(listeners)), opened);
+        List.copyOf(listeners), scheduler), opened);
   }
 }

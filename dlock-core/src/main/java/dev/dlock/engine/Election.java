@@ -7,6 +7,7 @@ import dev.dlock.LeaderListener;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockException;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -31,22 +32,24 @@ public final class Election implements LeaderLatch {
   private final DistributedLock lock;
   private final String name;
   private final LeaderListener listener;
+  private final Ticker ticker;
   private final CompletableFuture<Void> closing = new CompletableFuture<>();
   private final Thread thread;
   private volatile Lease current;
   private boolean waitingForLock; // guarded by this
 
-  private Election(DistributedLock lock, String name, LeaderListener listener) {
+  private Election(DistributedLock lock, String name, LeaderListener listener, Ticker ticker) {
     this.lock = lock;
+    this.ticker = ticker;
     this.name = name;
     this.listener = listener;
     this.thread = new Thread(this::run, "dlock-leader-" + name);
     thread.setDaemon(true);
   }
 
-  public static Election start(DistributedLock lock, String name, LeaderListener listener) {
+  public static Election start(DistributedLock lock, String name, LeaderListener listener, Ticker ticker) {
     Objects.requireNonNull(listener, "listener");
-    Election e = new Election(lock, name, listener);
+    Election e = new Election(lock, name, listener, ticker);
     e.thread.start();
     return e;
   }
@@ -70,13 +73,13 @@ public final class Election implements LeaderLatch {
   @Override
   public synchronized boolean awaitLeadership(Duration maxWait) throws InterruptedException {
     long wait = Args.waitNanos(maxWait);
-    long deadline = System.nanoTime() + wait;
+    long deadline = ticker.read() + wait;
     while (!isLeader() && !closing.isDone()) {
       if (wait == Args.NO_DEADLINE) {
         wait();
         continue;
       }
-      long left = deadline - System.nanoTime();
+      long left = deadline - ticker.read();
       if (left <= 0) {
         return false;
       }

@@ -4,6 +4,8 @@ import dev.dlock.DistributedLock;
 import dev.dlock.DistributedReadWriteLock;
 import dev.dlock.DistributedSemaphore;
 import dev.dlock.HeldLock;
+import dev.dlock.LeaderLatch;
+import dev.dlock.LeaderListener;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
@@ -23,7 +25,9 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -53,18 +57,21 @@ public final class Engine implements LockClient, Abandonable {
   private final int maxNameLength;
   private final EngineContext ctx;
   private final Names names;
-  private final ScheduledThreadPoolExecutor scheduler;
+  private final ScheduledExecutorService scheduler;
   // Renewal rounds and background clean-up each on a thread of their own, so a hung server call
   // delays neither the deadlines on the timer thread nor each other.
-  private final ThreadPoolExecutor rounds;
+  private final ExecutorService rounds;
   private final Cleanup cleanup;
   private final Renewer renewer;
   private final Release release;
   private final AtomicBoolean shutdown = new AtomicBoolean();
 
-  /** The settings a {@link dev.dlock.LockClientBuilder} collected, checked already. */
+  /**
+   * The settings a {@link dev.dlock.LockClientBuilder} collected, checked already; {@code scheduler}
+   * is null when the client makes its own threads.
+   */
   public record Settings(String clientName, Duration leaseTime, Duration maxPollInterval, Ticker ticker,
-      List<LockListener> listeners) {}
+      List<LockListener> listeners, ScheduledExecutorService scheduler) {}
 
   /** The entry point of the API into the engine: starts a client over an opened backend. */
   public static LockClient start(Settings settings, LockBackend backend) {
@@ -77,13 +84,19 @@ public final class Engine implements LockClient, Abandonable {
     this.events = new Events(b.listeners());
     this.id = b.clientName() + "-" + randomHex();
     this.leaseTime = b.leaseTime();
-    this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "dlock-" + id);
-      t.setDaemon(true);
-      return t;
-    });
-    scheduler.setRemoveOnCancelPolicy(true);
-    this.rounds = idleEndingThread("dlock-renew-" + id);
+    if (b.scheduler() != null) {
+      this.scheduler = new BorrowedScheduler(b.scheduler()); // rounds too, so a fake drives them
+      this.rounds = scheduler;
+    } else {
+      ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1, r -> {
+        Thread t = new Thread(r, "dlock-" + id);
+        t.setDaemon(true);
+        return t;
+      });
+      timers.setRemoveOnCancelPolicy(true);
+      this.scheduler = timers;
+      this.rounds = idleEndingThread("dlock-renew-" + id);
+    }
     this.cleanup = new Cleanup(backend, scheduler, idleEndingThread("dlock-cleanup-" + id));
     this.ctx = new EngineContext(backend, ticker, events, id, b.maxPollInterval().toNanos(), cleanup);
     this.names = ctx.names;
@@ -124,6 +137,11 @@ public final class Engine implements LockClient, Abandonable {
     byte[] bytes = new byte[16];
     RANDOM.nextBytes(bytes);
     return HexFormat.of().formatHex(bytes);
+  }
+
+  @Override
+  public LeaderLatch leaderLatch(String name, LeaderListener listener) {
+    return Election.start(lock(name), name, listener, ticker);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
+import dev.dlock.spi.Ticker;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +30,8 @@ final class ScheduledRuns implements AutoCloseable {
 
   private final Supplier<LockClient> client;
   private final Supplier<List<ScheduledLockListener>> listeners;
+  // Real time unless a test sets it: lockAtLeastFor is measured on it.
+  Ticker ticker = Ticker.system();
   private final Map<String, Lease> keptOn = new ConcurrentHashMap<>();
   private final ScheduledExecutorService releases = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "dlock-scheduled-release");
@@ -52,7 +55,7 @@ final class ScheduledRuns implements AutoCloseable {
       return skip(s, "another node holds it");
     }
     Lease lease = got.get();
-    long start = System.nanoTime();
+    long start = ticker.read();
     Runner runner = new Runner(Thread.currentThread(), s.interrupt());
     lease.onLost(e -> {
       if (runner.lost()) {
@@ -90,7 +93,7 @@ final class ScheduledRuns implements AutoCloseable {
   }
 
   private void keepOnOrClose(MethodSettings.Scheduled s, Lease lease, long start) {
-    long left = Math.min(s.atLeast().toNanos() - (System.nanoTime() - start), lease.remaining().toNanos());
+    long left = Math.min(s.atLeast().toNanos() - (ticker.read() - start), lease.remaining().toNanos());
     if (left <= 0) {
       try {
         lease.close();

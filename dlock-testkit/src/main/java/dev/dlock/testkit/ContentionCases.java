@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -180,7 +181,7 @@ interface ContentionCases extends SuiteCase {
           return null;
         }));
       }
-      long deadline = System.nanoTime() + patience.toNanos();
+      long deadline = Ticker.system().read() + patience.toNanos();
       for (Future<?> d : done) {
         awaitTask(d, deadline);
       }
@@ -196,7 +197,7 @@ interface ContentionCases extends SuiteCase {
 
   private static void awaitTask(Future<?> task, long deadlineNanos) throws InterruptedException {
     try {
-      task.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+      task.get(Math.max(0, deadlineNanos - Ticker.system().read()), TimeUnit.NANOSECONDS);
     } catch (ExecutionException e) {
       throw new AssertionError("a virtual thread failed: " + e.getCause(), e.getCause());
     } catch (TimeoutException e) {

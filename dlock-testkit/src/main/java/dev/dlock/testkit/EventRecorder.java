@@ -2,6 +2,7 @@ package dev.dlock.testkit;
 
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockListener;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -30,9 +31,9 @@ final class EventRecorder implements LockListener {
   /** Blocks until {@code kind} was seen at least {@code atLeast} times for {@code name}. */
   synchronized void awaitCount(Kind kind, String name, int atLeast, Duration timeout)
       throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long deadline = Ticker.system().read() + timeout.toNanos();
     while (count(kind, name) < atLeast) {
-      long left = deadline - System.nanoTime();
+      long left = deadline - Ticker.system().read();
       if (left <= 0) {
         throw new AssertionError(String.format(
             "expected at least %d %s event(s) for lock '%s' within %s, saw %d (all events: %s)",

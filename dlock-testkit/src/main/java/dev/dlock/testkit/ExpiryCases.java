@@ -10,6 +10,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,7 +25,7 @@ interface ExpiryCases extends SuiteCase {
     Duration lease = f().lease();
     String name = f().name();
     LockClient client = f().client();
-    long before = System.nanoTime();
+    long before = Ticker.system().read();
     Lease held = client.lock(name, lease).acquire(f().slack());
     assertThat(held.remaining()).isPositive().isLessThanOrEqualTo(lease);
     CompletableFuture<LeaseLostException> callback = new CompletableFuture<>();
@@ -48,7 +49,7 @@ interface ExpiryCases extends SuiteCase {
     String name = f().name();
     LockClient a = f().client(b -> b.leaseTime(lease));
     DistributedLock other = f().client().lock(name);
-    long acquiredAt = System.nanoTime();
+    long acquiredAt = Ticker.system().read();
     Lease held = a.lock(name).acquire(f().slack());
     long firstDeadline = held.validUntilNanos();
     // The watchdog renews every third of a lease, each round a full period after the last, so the

@@ -1,5 +1,6 @@
 package dev.dlock.testkit;
 
+import dev.dlock.spi.Ticker;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -165,7 +166,7 @@ public final class FaultProxy implements AutoCloseable {
 
   /** A connection to the target, tried again while it refuses and the patience lasts. */
   private Socket connectTarget() throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + connectPatienceNanos;
+    long deadline = Ticker.system().read() + connectPatienceNanos;
     while (true) {
       Socket server = new Socket();
       sockets.add(server);
@@ -175,7 +176,7 @@ public final class FaultProxy implements AutoCloseable {
       } catch (IOException e) {
         closeQuietly(server);
         sockets.remove(server);
-        if (closed || System.nanoTime() - deadline >= 0) {
+        if (closed || Ticker.system().read() - deadline >= 0) {
           throw e;
         }
       }

@@ -10,6 +10,7 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -31,7 +32,7 @@ interface LeaseExpiryCases extends SuiteCase {
     LockClient a = f().client();
     LockClient b = f().client();
     DistributedLock third = f().client().lock(name);
-    long before = System.nanoTime();
+    long before = Ticker.system().read();
     Lease first = a.lock(name, lease).acquire(f().slack());
     Worker<Lease> next = f().start("next-holder", () -> b.lock(name).acquire(bound));
     Lease second = next.join(bound.plus(f().slack()));
@@ -135,7 +136,7 @@ interface LeaseExpiryCases extends SuiteCase {
     Lease held = a.lock(name).acquire(f().slack());
     // Crash after a renewal, so the server's deadline is one the watchdog set, not the grant's.
     f().events(a).awaitCount(RENEWED, name, 1, lease.plus(f().slack()));
-    long crashedAt = System.nanoTime();
+    long crashedAt = Ticker.system().read();
     f().crash(a);
     assertThat(other.tryAcquire()).as("right after the crash, which must release nothing").isEmpty();
     Optional<Lease> taken = other.tryAcquire(lease.plus(f().slack()));

@@ -7,6 +7,7 @@ import dev.dlock.Lease;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
+import dev.dlock.spi.Ticker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -117,7 +118,7 @@ public abstract class LossDeadlineSuite {
   final void aFrozenNetworkTellsEachHolderBeforeAnotherClientIsGranted() throws Exception {
     FaultProxy proxy = proxy();
     List<Round> rounds = start(proxy);
-    long faultAt = System.nanoTime();
+    long faultAt = Ticker.system().read();
     proxy.freeze();
     check(rounds, faultAt);
     proxy.thaw();
@@ -127,12 +128,12 @@ public abstract class LossDeadlineSuite {
   @Execution(ExecutionMode.SAME_THREAD)
   final void aPausedServerTellsEachHolderBeforeAnotherClientIsGranted() throws Exception {
     List<Round> rounds = start(proxy());
-    long faultAt = System.nanoTime();
+    long faultAt = Ticker.system().read();
     pauseServer();
     try {
       // Every holder must hear of its loss while the server is still paused, a lease after the fault.
       for (Round r : rounds) {
-        long left = faultAt + longest().plus(slack()).toNanos() - System.nanoTime();
+        long left = faultAt + longest().plus(slack()).toNanos() - Ticker.system().read();
         r.lostAt.get(Math.max(0, left), TimeUnit.NANOSECONDS);
       }
     } finally {
@@ -164,7 +165,7 @@ public abstract class LossDeadlineSuite {
       LockClient contender = keep(direct().clientName("contender").build());
       Lease held = holder.lock(name).acquire(slack());
       CompletableFuture<Long> lostAt = new CompletableFuture<>();
-      held.onLost(e -> lostAt.complete(System.nanoTime()));
+      held.onLost(e -> lostAt.complete(Ticker.system().read()));
       CompletableFuture<Long> grantedAt = new CompletableFuture<>();
       CompletableFuture<Long> tokenAfter = new CompletableFuture<>();
       Duration patience = longest().multipliedBy(2).plus(slack());
@@ -183,14 +184,14 @@ public abstract class LossDeadlineSuite {
    */
   private static void contend(LockClient contender, String name, Duration patience,
       CompletableFuture<Long> grantedAt, CompletableFuture<Long> tokenAfter) {
-    long end = System.nanoTime() + patience.toNanos();
+    long end = Ticker.system().read() + patience.toNanos();
     while (true) {
-      try (Lease next = contender.lock(name).acquire(Duration.ofNanos(Math.max(0, end - System.nanoTime())))) {
-        grantedAt.complete(System.nanoTime());
+      try (Lease next = contender.lock(name).acquire(Duration.ofNanos(Math.max(0, end - Ticker.system().read())))) {
+        grantedAt.complete(Ticker.system().read());
         tokenAfter.complete(next.token());
         return;
       } catch (BackendUnavailableException | LeaseLostException e) {
-        if (System.nanoTime() - end > 0) {
+        if (Ticker.system().read() - end > 0) {
           grantedAt.completeExceptionally(e);
           return;
         }
@@ -204,7 +205,7 @@ public abstract class LossDeadlineSuite {
   private void check(List<Round> rounds, long faultAt) throws Exception {
     long patience = longest().multipliedBy(2).plus(slack()).toNanos();
     for (Round r : rounds) {
-      long granted = r.grantedAt.get(Math.max(0, faultAt + patience - System.nanoTime()), TimeUnit.NANOSECONDS);
+      long granted = r.grantedAt.get(Math.max(0, faultAt + patience - Ticker.system().read()), TimeUnit.NANOSECONDS);
       long lost = r.lostAt.getNow(0L);
       System.out.printf("%s, lease %s: the holder was told %d ms after the fault, another client was"
           + " granted %d ms after it%n", getClass().getSimpleName(), r.lease,

@@ -7,6 +7,7 @@ import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import dev.dlock.internal.Abandonable;
+import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -89,7 +90,7 @@ final class SuiteFixture {
   }
 
   static Duration since(long startNanos) {
-    return Duration.ofNanos(System.nanoTime() - startNanos);
+    return Duration.ofNanos(Ticker.system().read() - startNanos);
   }
 
   // ---- names and clients
