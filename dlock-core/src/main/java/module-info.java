@@ -4,6 +4,8 @@
  * backend's classes stay hidden; the URL and call-timeout helpers ({@code dev.dlock.internal}) are
  * open only to dlock's own backend modules and its testkit.
  */
+// The qualified exports name modules built after this one, which javac cannot see yet.
+@SuppressWarnings("module")
 module dev.dlock.core {
   requires org.slf4j;
 
