@@ -1,0 +1,11 @@
+/**
+ * The conformance suites a backend's tests extend. JUnit and AssertJ are part of its API, since a
+ * backend's test classes inherit the suites' test methods and assertions.
+ */
+module dev.dlock.testkit {
+  requires transitive dev.dlock.core;
+  requires transitive org.junit.jupiter.api;
+  requires transitive org.assertj.core;
+
+  exports dev.dlock.testkit;
+}
