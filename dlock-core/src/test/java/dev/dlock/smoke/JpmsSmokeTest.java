@@ -80,11 +80,15 @@ class JpmsSmokeTest {
   private record Compiled(boolean succeeded, String log) {}
 
   private Compiled compile(String modulePath, Path src, Path out) throws IOException {
-    // java.util.spi.ToolProvider, not javax.tools: the test runs patched into dev.dlock.core,
-    // which does not read java.compiler.
+    // java.util.spi.ToolProvider, not javax.tools: should the test ever run patched into
+    // dev.dlock.core, that module does not read java.compiler.
     ToolProvider javac = ToolProvider.findFirst("javac").orElse(null);
     assertThat(javac).as("a JDK with javac (ToolProvider.findFirst(\"javac\"))").isNotNull();
-    List<String> args = new ArrayList<>(List.of("--module-path", modulePath, "-d", out.toString()));
+    // An empty class path: in-process javac would otherwise read the test JVM's class path, where
+    // the engine sits in the unnamed module and the refusal would not be the module's.
+    Path emptyClassPath = Files.createDirectories(dir.resolve("empty-class-path"));
+    List<String> args = new ArrayList<>(List.of("--module-path", modulePath,
+        "--class-path", emptyClassPath.toString(), "-d", out.toString()));
     try (var walk = Files.walk(src)) {
       walk.filter(p -> p.toString().endsWith(".java")).map(Path::toString).forEach(args::add);
     }
