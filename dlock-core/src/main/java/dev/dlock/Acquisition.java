@@ -7,6 +7,7 @@ import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One acquire call, followed through: reentry by the holding thread costs nothing; otherwise the
@@ -27,7 +28,7 @@ final class Acquisition {
   private final long start;
   private boolean waited;
   private boolean askedBackend;
-  private String holder;
+  private @Nullable String holder;
 
   /** {@code timeoutNanos}: negative waits forever, zero does not wait. */
   Acquisition(Engine engine, Spec spec, long timeoutNanos) {
@@ -44,7 +45,7 @@ final class Acquisition {
    * throw at once if the thread is already interrupted, even with a zero wait, as
    * {@code ReentrantLock.tryLock(0, unit)} does.
    */
-  Hold run(boolean interruptible) throws InterruptedException {
+  @Nullable Hold run(boolean interruptible) throws InterruptedException {
     Hold h = attempt(interruptible);
     if (h == null) {
       engine.events.timedOut(name, Duration.ofNanos(engine.ticker.read() - start));
@@ -53,7 +54,8 @@ final class Acquisition {
   }
 
   // Null means only "the deadline passed": interrupts, failures and a closed client all throw.
-  private Hold attempt(boolean interruptible) throws InterruptedException {
+  @SuppressWarnings("ReferenceEquality") // NameState.GATE is a sentinel, compared by identity
+  private @Nullable Hold attempt(boolean interruptible) throws InterruptedException {
     if (interruptible && Thread.interrupted()) {
       throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
     }
@@ -108,7 +110,7 @@ final class Acquisition {
     return askedBackend ? "another owner" : "another thread of this client, ahead in its local queue";
   }
 
-  private Hold reenter(NameState st) {
+  private @Nullable Hold reenter(@Nullable NameState st) {
     if (st == null) {
       return null;
     }
@@ -125,13 +127,13 @@ final class Acquisition {
     }
   }
 
-  private Hold heldByThisThread(LockKind kind) {
+  private @Nullable Hold heldByThisThread(LockKind kind) {
     NameState st = engine.existing(Spec.key(kind, name));
     return st == null ? null : st.heldBy(Thread.currentThread());
   }
 
   /** The gate ({@link NameState#GATE}), a grant handed on by a local releaser, or null: timed out. */
-  private NameState.Handed passGate(NameState st) throws InterruptedException {
+  private NameState.@Nullable Handed passGate(NameState st) throws InterruptedException {
     NameState.Handed pass = st.enterGate(spec, 0, null);
     if (pass != null || timeoutNanos == 0) {
       return pass;
@@ -139,7 +141,7 @@ final class Acquisition {
     return st.enterGate(spec, remaining(), this::markWaited);
   }
 
-  private Hold compete(NameState st) throws InterruptedException {
+  private @Nullable Hold compete(NameState st) throws InterruptedException {
     String owner = engine.newOwner();
     boolean queued = false;
     boolean granted = false;

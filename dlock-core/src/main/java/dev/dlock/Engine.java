@@ -21,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -203,12 +204,12 @@ final class Engine implements LockClient, Abandonable {
   }
 
   /** Acquires, or returns null when the wait runs out. */
-  Hold acquireOrNull(Spec spec, long timeoutNanos) throws InterruptedException {
+  @Nullable Hold acquireOrNull(Spec spec, long timeoutNanos) throws InterruptedException {
     return new Acquisition(this, spec, timeoutNanos).run(true);
   }
 
   /** Takes the lock if it is free now; never waits, and leaves the interrupt flag alone. */
-  Hold tryNow(Spec spec) {
+  @Nullable Hold tryNow(Spec spec) {
     try {
       return new Acquisition(this, spec, 0).run(false);
     } catch (InterruptedException e) {
@@ -386,7 +387,7 @@ final class Engine implements LockClient, Abandonable {
 
   // ---- name states
 
-  NameState existing(Object key) {
+  @Nullable NameState existing(Object key) {
     return names.get(key);
   }
 

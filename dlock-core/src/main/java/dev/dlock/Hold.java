@@ -5,6 +5,7 @@ import dev.dlock.spi.LockBackend;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One grant from the backend as this client holds it: the token, the validity on the client's
@@ -24,12 +25,12 @@ final class Hold {
   final long fixedEnd;
   final CompletableFuture<LeaseLostException> lostSignal = new CompletableFuture<>();
   volatile long validUntil;
-  volatile ScheduledFuture<?> expiryCheck;
+  volatile @Nullable ScheduledFuture<?> expiryCheck;
 
   private int count = 1;
   private int handles;
   private boolean ended;
-  private LeaseLostException lostReason;
+  private @Nullable LeaseLostException lostReason;
 
   Hold(Engine engine, NameState state, Grant grant, Spec spec, long acquiredAt, long validUntil,
       long fixedEnd) {
@@ -79,7 +80,7 @@ final class Hold {
   }
 
   /** What {@link LockClient#held()} shows of this hold at {@code now}; null once ended or lost. */
-  synchronized HeldLock snapshot(long now) {
+  synchronized @Nullable HeldLock snapshot(long now) {
     if (ended || lostReason != null) {
       return null;
     }
@@ -120,7 +121,7 @@ final class Hold {
   }
 
   /** The loss, if the hold was lost while held. */
-  synchronized LeaseLostException loss() {
+  synchronized @Nullable LeaseLostException loss() {
     return lostReason;
   }
 
@@ -145,6 +146,7 @@ final class Hold {
   }
 
   /** The backend says this owner no longer holds the grant. */
+  @SuppressWarnings("NullAway") // dlock builds every loss with a message
   void markGone(LockBackend backend) {
     markLost(new NotOwnerException(engine.lostException(this, "the backend reports it no longer held by"
         + " this owner (" + backend.describe() + ")").getMessage()), false);
@@ -200,6 +202,7 @@ final class Hold {
   }
 
   /** A fresh exception for this throw site, the recorded loss as its cause. */
+  @SuppressWarnings("NullAway") // called only once lost, and every loss has a message
   synchronized LeaseLostException copyOfLoss() {
     LeaseLostException e = lostReason instanceof NotOwnerException
         ? new NotOwnerException(lostReason.getMessage())

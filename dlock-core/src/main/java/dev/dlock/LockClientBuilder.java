@@ -6,14 +6,15 @@ import dev.dlock.spi.LockBackend;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** Builds a {@link LockClient}. Not thread-safe; the client it builds is immutable in its settings. */
 public final class LockClientBuilder {
   static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
   static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
-  String url;
-  LockBackend backend;
+  @Nullable String url;
+  @Nullable LockBackend backend;
   Duration leaseTime = DEFAULT_LEASE;
   Duration maxPollInterval = DEFAULT_MAX_POLL;
   String clientName = "dlock";
@@ -86,7 +87,7 @@ public final class LockClientBuilder {
     if (url == null && backend == null) {
       throw new IllegalStateException("a LockClient needs a url(...) or a backend(...)");
     }
-    LockBackend opened = backend != null ? backend : Backends.open(url);
+    LockBackend opened = backend != null ? backend : Backends.open(requireNonNull(url));
     return new Engine(this, opened);
   }
 }

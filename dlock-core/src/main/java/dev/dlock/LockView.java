@@ -3,6 +3,7 @@ package dev.dlock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** A {@link DistributedLock}: a name, a kind and a lease mode over the engine, which holds all state. */
 final class LockView implements DistributedLock {
@@ -87,7 +88,7 @@ final class LockView implements DistributedLock {
     engine.unlock(spec);
   }
 
-  private Hold tryNow() {
+  private @Nullable Hold tryNow() {
     return engine.tryNow(spec);
   }
 

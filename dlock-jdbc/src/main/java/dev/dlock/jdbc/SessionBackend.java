@@ -289,6 +289,7 @@ final class SessionBackend implements LockBackend {
   }
 
   @Override
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // pinned is a concurrent map
   public void close() {
     if (closed) {
       return;
