@@ -8,6 +8,7 @@
 @SuppressWarnings("module")
 module dev.dlock.core {
   requires org.slf4j;
+  requires static transitive org.jspecify;
 
   exports dev.dlock;
   exports dev.dlock.spi;

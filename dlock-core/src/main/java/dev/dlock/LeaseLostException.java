@@ -1,5 +1,7 @@
 package dev.dlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A lease is gone while its holder still thought it held the lock: renewal failed or came back
  * "not yours", the session expired, or the lease ran out without renewal. Work done under the lease
@@ -14,7 +16,7 @@ public class LeaseLostException extends LockException {
   }
 
   /** With a message naming the lock, and the cause. */
-  public LeaseLostException(String message, Throwable cause) {
+  public LeaseLostException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

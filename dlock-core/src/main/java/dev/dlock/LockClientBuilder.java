@@ -11,19 +11,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import org.jspecify.annotations.Nullable;
 
 /** Builds a {@link LockClient}. Not thread-safe; the client it builds is immutable in its settings. */
 public final class LockClientBuilder {
   static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
   static final Duration DEFAULT_MAX_POLL = Duration.ofSeconds(1);
 
-  String url;
-  LockBackend backend;
+  @Nullable String url;
+  @Nullable LockBackend backend;
   Duration leaseTime = DEFAULT_LEASE;
   Duration maxPollInterval = DEFAULT_MAX_POLL;
   String clientName = "dlock";
   Ticker ticker = Ticker.system();
-  ScheduledExecutorService scheduler;
+  @Nullable ScheduledExecutorService scheduler;
   final List<LockListener> listeners = new ArrayList<>();
 
   LockClientBuilder() {}
@@ -105,7 +106,7 @@ public final class LockClientBuilder {
     if (url == null && backend == null) {
       throw new IllegalStateException("a LockClient needs a url(...) or a backend(...)");
     }
-    LockBackend opened = backend != null ? backend : Backends.open(url);
+    LockBackend opened = backend != null ? backend : Backends.open(requireNonNull(url));
     return Engine.start(new Engine.Settings(clientName, leaseTime, maxPollInterval, ticker,
         List.copyOf(listeners), scheduler), opened);
   }

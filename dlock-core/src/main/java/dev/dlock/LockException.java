@@ -1,5 +1,7 @@
 package dev.dlock;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of every exception dlock throws for a lock operation. Unchecked; the cause, if any, is
  * always chained. Argument errors are plain {@link IllegalArgumentException} and
@@ -15,7 +17,7 @@ public class LockException extends RuntimeException {
   }
 
   /** With a message naming the lock, and the cause. */
-  public LockException(String message, Throwable cause) {
+  public LockException(String message, @Nullable Throwable cause) {
     super(message, cause);
   }
 }

@@ -4,4 +4,7 @@
  * and loss signals. This package is the API only; the engine behind it lives in
  * {@code dev.dlock.engine}, which the module does not export.
  */
+@NullMarked
 package dev.dlock;
+
+import org.jspecify.annotations.NullMarked;

@@ -9,6 +9,7 @@ import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.WaitsAtServer;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One acquire call, followed through: reentry by the holding thread costs nothing; otherwise the
@@ -30,7 +31,7 @@ final class Acquisition {
   private final long start;
   private boolean waited;
   private boolean askedBackend;
-  private String holder;
+  private @Nullable String holder;
 
   /** {@code timeoutNanos}: negative waits forever, zero does not wait. */
   Acquisition(EngineContext ctx, Renewer renewer, Spec spec, long timeoutNanos) {
@@ -48,7 +49,7 @@ final class Acquisition {
    * throw at once if the thread is already interrupted, even with a zero wait, as
    * {@code ReentrantLock.tryLock(0, unit)} does.
    */
-  Hold run(boolean interruptible) throws InterruptedException {
+  @Nullable Hold run(boolean interruptible) throws InterruptedException {
     Hold h = attempt(interruptible);
     if (h == null) {
       ctx.events.timedOut(name, Duration.ofNanos(ctx.ticker.read() - start));
@@ -57,7 +58,8 @@ final class Acquisition {
   }
 
   // Null means only "the deadline passed": interrupts, failures and a closed client all throw.
-  private Hold attempt(boolean interruptible) throws InterruptedException {
+  @SuppressWarnings("ReferenceEquality") // NameState.GATE is a sentinel, compared by identity
+  private @Nullable Hold attempt(boolean interruptible) throws InterruptedException {
     if (interruptible && Thread.interrupted()) {
       throw new InterruptedException("interrupted before acquiring lock '" + name + "'");
     }
@@ -112,7 +114,7 @@ final class Acquisition {
     return askedBackend ? "another owner" : "another thread of this client, ahead in its local queue";
   }
 
-  private Hold reenter(NameState st) {
+  private @Nullable Hold reenter(@Nullable NameState st) {
     if (st == null) {
       return null;
     }
@@ -129,13 +131,13 @@ final class Acquisition {
     }
   }
 
-  private Hold heldByThisThread(LockKind kind) {
+  private @Nullable Hold heldByThisThread(LockKind kind) {
     NameState st = ctx.names.existing(Spec.key(kind, name));
     return st == null ? null : st.heldBy(Thread.currentThread());
   }
 
   /** The gate ({@link NameState#GATE}), a grant handed on by a local releaser, or null: timed out. */
-  private NameState.Handed passGate(NameState st) throws InterruptedException {
+  private NameState.@Nullable Handed passGate(NameState st) throws InterruptedException {
     NameState.Handed pass = st.enterGate(spec, 0, null);
     if (pass != null || timeoutNanos == 0) {
       return pass;
@@ -143,7 +145,7 @@ final class Acquisition {
     return st.enterGate(spec, remaining(), this::markWaited);
   }
 
-  private Hold compete(NameState st) throws InterruptedException {
+  private @Nullable Hold compete(NameState st) throws InterruptedException {
     String owner = ctx.names.newOwner();
     boolean queued = false;
     boolean granted = false;
@@ -165,7 +167,7 @@ final class Acquisition {
         // A server that queues waiters is asked to wait only once a plain try found the lock held.
         LockRequest request = new LockRequest(name, spec.kind(), spec.permits(), owner, lease,
             willWait && !serverWaits, writer);
-        Attempt a = willWait && serverWaits && !first
+        Attempt a = willWait && server != null && !first
             ? waitAtServer(server, owner, left)
             : ctx.calls.call(name, "acquire", () -> CallTimeout.within(left, () -> ctx.backend.tryAcquire(request)));
         first = false;

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +36,7 @@ public final class Election implements LeaderLatch {
   private final Ticker ticker;
   private final CompletableFuture<Void> closing = new CompletableFuture<>();
   private final Thread thread;
-  private volatile Lease current;
+  private volatile @Nullable Lease current;
   private boolean waitingForLock; // guarded by this
 
   private Election(DistributedLock lock, String name, LeaderListener listener, Ticker ticker) {
@@ -133,7 +134,7 @@ public final class Election implements LeaderLatch {
   }
 
   /** The lease, or null to loop again (interrupted by close, or the server was unreachable). */
-  private Lease acquire() {
+  private @Nullable Lease acquire() {
     synchronized (this) {
       if (closing.isDone()) {
         return null;
@@ -161,7 +162,7 @@ public final class Election implements LeaderLatch {
     }
   }
 
-  private LeaseLostException awaitLossOrClose(Lease lease) {
+  private @Nullable LeaseLostException awaitLossOrClose(Lease lease) {
     CompletableFuture<LeaseLostException> lost = lease.lost().toCompletableFuture();
     CompletableFuture<Object> either = CompletableFuture.anyOf(lost, closing);
     while (!either.isDone()) {
@@ -202,7 +203,7 @@ public final class Election implements LeaderLatch {
     }
   }
 
-  private synchronized void setCurrent(Lease lease) {
+  private synchronized void setCurrent(@Nullable Lease lease) {
     current = lease;
     notifyAll();
   }

@@ -32,6 +32,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +72,7 @@ public final class Engine implements LockClient, Abandonable {
    * is null when the client makes its own threads.
    */
   public record Settings(String clientName, Duration leaseTime, Duration maxPollInterval, Ticker ticker,
-      List<LockListener> listeners, ScheduledExecutorService scheduler) {}
+      List<LockListener> listeners, @Nullable ScheduledExecutorService scheduler) {}
 
   /** The entry point of the API into the engine: starts a client over an opened backend. */
   public static LockClient start(Settings settings, LockBackend backend) {
@@ -237,12 +238,12 @@ public final class Engine implements LockClient, Abandonable {
   }
 
   /** Acquires, or returns null when the wait runs out. */
-  Hold acquireOrNull(Spec spec, long timeoutNanos) throws InterruptedException {
+  @Nullable Hold acquireOrNull(Spec spec, long timeoutNanos) throws InterruptedException {
     return new Acquisition(ctx, renewer, spec, timeoutNanos).run(true);
   }
 
   /** Takes the lock if it is free now; never waits, and leaves the interrupt flag alone. */
-  Hold tryNow(Spec spec) {
+  @Nullable Hold tryNow(Spec spec) {
     try {
       return new Acquisition(ctx, renewer, spec, 0).run(false);
     } catch (InterruptedException e) {

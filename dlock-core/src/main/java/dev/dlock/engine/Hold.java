@@ -10,6 +10,7 @@ import dev.dlock.spi.LockBackend;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One grant from the backend as this client holds it: the token, the validity on the client's
@@ -30,12 +31,12 @@ final class Hold {
   final long fixedEnd;
   final CompletableFuture<LeaseLostException> lostSignal = new CompletableFuture<>();
   volatile long validUntil;
-  volatile ScheduledFuture<?> expiryCheck;
+  volatile @Nullable ScheduledFuture<?> expiryCheck;
 
   private int count = 1;
   private int handles;
   private boolean ended;
-  private LeaseLostException lostReason;
+  private @Nullable LeaseLostException lostReason;
 
   Hold(EngineContext ctx, Renewer renewer, NameState state, Grant grant, Spec spec, long acquiredAt,
       long validUntil, long fixedEnd) {
@@ -86,7 +87,7 @@ final class Hold {
   }
 
   /** What {@link LockClient#held()} shows of this hold at {@code now}; null once ended or lost. */
-  synchronized HeldLock snapshot(long now) {
+  synchronized @Nullable HeldLock snapshot(long now) {
     if (ended || lostReason != null) {
       return null;
     }
@@ -127,7 +128,7 @@ final class Hold {
   }
 
   /** The loss, if the hold was lost while held. */
-  synchronized LeaseLostException loss() {
+  synchronized @Nullable LeaseLostException loss() {
     return lostReason;
   }
 
@@ -152,6 +153,7 @@ final class Hold {
   }
 
   /** The backend says this owner no longer holds the grant. */
+  @SuppressWarnings("NullAway") // dlock builds every loss with a message
   void markGone(LockBackend backend) {
     markLost(new NotOwnerException(lostException("the backend reports it no longer held by"
         + " this owner (" + backend.describe() + ")").getMessage()), false);
@@ -224,6 +226,7 @@ final class Hold {
   }
 
   /** A fresh exception for this throw site, the recorded loss as its cause. */
+  @SuppressWarnings("NullAway") // called only once lost, and every loss has a message
   synchronized LeaseLostException copyOfLoss() {
     LeaseLostException e = lostReason instanceof NotOwnerException
         ? new NotOwnerException(lostReason.getMessage())

@@ -5,6 +5,7 @@ import dev.dlock.Lease;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /** A {@link DistributedLock}: a name, a kind and a lease mode over the engine, which holds all state. */
 final class LockView implements DistributedLock {
@@ -89,7 +90,7 @@ final class LockView implements DistributedLock {
     return new LeaseHandle(h, engine.release());
   }
 
-  private Hold tryNow() {
+  private @Nullable Hold tryNow() {
     return engine.tryNow(spec);
   }
 

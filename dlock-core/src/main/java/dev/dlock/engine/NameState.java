@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client's state for one lock name. The gate lets one local thread at a time compete at the
@@ -29,6 +30,7 @@ final class NameState {
   static final int MAX_STREAK = 8;
 
   /** What {@link #enterGate} returns when the thread entered the gate, rather than a handed grant. */
+  @SuppressWarnings("NullAway") // a sentinel compared by identity; its fields are never read
   static final Handed GATE = new Handed(null, null, null, 0);
 
   /**
@@ -60,7 +62,7 @@ final class NameState {
   private boolean headWaiting;
   private boolean gateHeld;
   private boolean handing;
-  private Handed handed;
+  private @Nullable Handed handed;
   private int streak;
   private boolean closed;
 
@@ -80,7 +82,7 @@ final class NameState {
   }
 
   /** The hold the thread acquired and has not ended, if any; never one of a permit. */
-  synchronized Hold heldBy(Thread thread) {
+  synchronized @Nullable Hold heldBy(Thread thread) {
     if (kind == LockKind.PERMIT) {
       return null;
     }
@@ -105,7 +107,8 @@ final class NameState {
    * flag set again, rather than left behind. After close it returns {@link #GATE} at once.
    * {@code onQueued}, if given, runs once the thread is queued, outside this state's lock.
    */
-  Handed enterGate(Spec spec, long nanos, Runnable onQueued) throws InterruptedException {
+  @Nullable Handed enterGate(Spec spec, long nanos, @Nullable Runnable onQueued)
+      throws InterruptedException {
     mu.lock();
     try {
       if (closed || (!gateHeld && gateQueue.isEmpty())) {
@@ -196,7 +199,7 @@ final class NameState {
    * Leaves the new grant for a waiter of its spec. Returns it back if every such waiter left
    * meanwhile, or the client closed: the caller must then release it.
    */
-  Handed handOver(Handed h) {
+  @Nullable Handed handOver(Handed h) {
     mu.lock();
     try {
       handing = false;
@@ -298,7 +301,7 @@ final class NameState {
    * Client close: every waiter, at the gate or at the backend, wakes and sees the client closed.
    * Returns a grant handed on and not yet taken, which the caller must release, or null.
    */
-  Handed close() {
+  @Nullable Handed close() {
     mu.lock();
     try {
       closed = true;

@@ -4,6 +4,7 @@ import dev.dlock.LockException;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's table of per-name state and whether the client is still open. A {@link NameState}
@@ -22,7 +23,7 @@ final class Names {
     this.clientId = clientId;
   }
 
-  NameState existing(Object key) {
+  @Nullable NameState existing(Object key) {
     return names.get(key);
   }
 
@@ -49,7 +50,7 @@ final class Names {
   }
 
   /** The hold the current thread has on {@code spec}'s lock, or null. */
-  Hold heldByCurrentThread(Spec spec) {
+  @Nullable Hold heldByCurrentThread(Spec spec) {
     NameState st = names.get(spec.key());
     return st == null ? null : st.heldBy(Thread.currentThread());
   }

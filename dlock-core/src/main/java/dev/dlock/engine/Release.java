@@ -8,6 +8,7 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockKind;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,10 +23,10 @@ final class Release {
 
   private final EngineContext ctx;
   private final Renewer renewer;
-  private final HandsOff handsOff;
+  private final @Nullable HandsOff handsOff;
 
   /** {@code handsOff}: the backend's hand-off, or null if it has none. */
-  Release(EngineContext ctx, Renewer renewer, HandsOff handsOff) {
+  Release(EngineContext ctx, Renewer renewer, @Nullable HandsOff handsOff) {
     this.ctx = ctx;
     this.renewer = renewer;
     this.handsOff = handsOff;
@@ -75,8 +76,9 @@ final class Release {
     LeaseLostException loss = h.loss();
     boolean released;
     try {
-      released = loss == null && handsOff != null && h.grant.kind() == LockKind.EXCLUSIVE
-          && st.reserveHandOff(h.spec) ? handOff(h) : releaseAtBackend(h);
+      HandsOff to = handsOff;
+      released = loss == null && to != null && h.grant.kind() == LockKind.EXCLUSIVE
+          && st.reserveHandOff(h.spec) ? handOff(h, to) : releaseAtBackend(h);
     } finally {
       ctx.names.exit(st);
     }
@@ -106,7 +108,7 @@ final class Release {
    * Passes the grant to a thread of this client queued for it, as a new grant with a higher token.
    * False if the grant was no longer held.
    */
-  private boolean handOff(Hold h) {
+  private boolean handOff(Hold h, HandsOff handsOff) {
     NameState st = h.state;
     String owner = ctx.names.newOwner();
     long sentAt = ctx.ticker.read();

@@ -15,6 +15,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,7 @@ final class Renewer {
   private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean roundQueued = new AtomicBoolean();
   private final AtomicBoolean recheckQueued = new AtomicBoolean();
-  private volatile RuntimeException lastFailure;
+  private volatile @Nullable RuntimeException lastFailure;
 
   /**
    * @param timers       the timer thread: deadlines and the renewal period, never I/O
@@ -58,7 +59,7 @@ final class Renewer {
    * @param abandon      releases a thread-owned hold whose thread ended
    */
   Renewer(LockBackend backend, Ticker ticker, Events events, ScheduledExecutorService timers,
-      Executor rounds, Duration leaseTime, Duration sessionLease, Consumer<Hold> abandon) {
+      Executor rounds, Duration leaseTime, @Nullable Duration sessionLease, Consumer<Hold> abandon) {
     this.backend = backend;
     this.ticker = ticker;
     this.events = events;
@@ -66,7 +67,7 @@ final class Renewer {
     this.rounds = rounds;
     this.abandon = abandon;
     this.sessionBound = sessionLease != null;
-    this.serverLease = sessionBound ? sessionLease : leaseTime;
+    this.serverLease = sessionLease != null ? sessionLease : leaseTime;
     this.serverLeaseNanos = serverLease.toNanos();
     this.leaseNanos = leaseTime.toNanos();
     tick();
@@ -87,7 +88,7 @@ final class Renewer {
     }
   }
 
-  RuntimeException lastFailure() {
+  @Nullable RuntimeException lastFailure() {
     return lastFailure;
   }
 
@@ -136,7 +137,7 @@ final class Renewer {
    * A reconnect or failover: the server may have forgotten grants, so re-check every hold now; a
    * new session may also have negotiated another timeout, which later deadlines count from.
    */
-  void recheck(Duration sessionLease) {
+  void recheck(@Nullable Duration sessionLease) {
     if (sessionBound && sessionLease != null) {
       serverLease = sessionLease;
       serverLeaseNanos = sessionLease.toNanos();
@@ -203,6 +204,7 @@ final class Renewer {
     }
   }
 
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // holds is a concurrent set
   private void round(boolean recheck) {
     List<Hold> renewable = new ArrayList<>();
     List<Hold> fixed = new ArrayList<>();

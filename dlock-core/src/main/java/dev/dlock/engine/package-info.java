@@ -4,4 +4,7 @@
  * ({@link dev.dlock.engine.Engine#start}), and hidden from users by the module, which does not
  * export this package.
  */
+@NullMarked
 package dev.dlock.engine;
+
+import org.jspecify.annotations.NullMarked;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /** Helpers for backend URLs. */
 public final class Urls {
@@ -173,5 +174,5 @@ public final class Urls {
    * @param password the decoded password, or null if the user info has no {@code :}
    * @param hosts    what follows the {@code @}: the host list
    */
-  public record Authority(String user, String password, String hosts) {}
+  public record Authority(@Nullable String user, @Nullable String password, String hosts) {}
 }

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One client's connection to a {@link MemServer}. Each operation is one atomic compute on the
@@ -29,7 +30,7 @@ final class MemBackend implements LockBackend, HandsOff {
   private static final Duration QUEUED = Duration.ofMillis(100);
 
   private final MemServer server;
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
   private volatile boolean closed;
 
   MemBackend(MemServer server) {
@@ -72,7 +73,8 @@ final class MemBackend implements LockBackend, HandsOff {
         result[0] = Attempt.granted(token);
       } else {
         if (r.willWait()) {
-          e.waiters.putIfAbsent(r.owner(), new MemEntry.Waiter(context.clientId(), r.kind(), now));
+          e.waiters.putIfAbsent(r.owner(), new MemEntry.Waiter(
+              java.util.Objects.requireNonNull(context, "context").clientId(), r.kind(), now));
           e.waiters.computeIfPresent(r.owner(), (o, w) -> new MemEntry.Waiter(w.clientId(), w.kind(), now));
         }
         Map.Entry<String, MemEntry.Holder> h = e.firstHolder();
@@ -191,7 +193,7 @@ final class MemBackend implements LockBackend, HandsOff {
     return Optional.ofNullable(info[0]);
   }
 
-  private static MemEntry.Holder live(MemEntry e, Grant g, long now) {
+  private static MemEntry.@Nullable Holder live(MemEntry e, Grant g, long now) {
     MemEntry.Holder h = e.holders.get(g.owner());
     return h != null && h.token == g.token() && now - h.expiresAt < 0 ? h : null;
   }
@@ -203,8 +205,9 @@ final class MemBackend implements LockBackend, HandsOff {
   private void notifyAll(String name, Set<String> clients) {
     for (String client : clients) {
       MemBackend b = server.sessions.get(client);
-      if (b != null) {
-        b.context.released(name);
+      BackendContext c = b == null ? null : b.context;
+      if (c != null) { // null until the session has started
+        c.released(name);
       }
     }
   }

@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One name on a {@link MemServer}: its holders and its FIFO of waiting owners, for every kind of
@@ -66,7 +67,7 @@ final class MemEntry {
     return r.kind() != LockKind.PERMIT || holders.size() + ahead < permits;
   }
 
-  private boolean compatibleWithHolders(LockKind kind, String writer) {
+  private boolean compatibleWithHolders(LockKind kind, @Nullable String writer) {
     return switch (kind) {
       case EXCLUSIVE, FAIR, WRITE -> holders.isEmpty();
       case READ -> holders.entrySet().stream()
@@ -101,7 +102,7 @@ final class MemEntry {
   }
 
   /** The longest-held holder, for the "held" answer and inspection; null if none. */
-  Map.Entry<String, Holder> firstHolder() {
+  Map.@Nullable Entry<String, Holder> firstHolder() {
     Iterator<Map.Entry<String, Holder>> it = holders.entrySet().iterator();
     return it.hasNext() ? it.next() : null;
   }

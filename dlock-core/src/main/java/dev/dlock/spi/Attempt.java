@@ -4,16 +4,18 @@ import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /** The answer to one {@link LockBackend#tryAcquire}: granted with a token, or held by another. */
 public final class Attempt {
   private final boolean granted;
   private final long token;
-  private final Duration validity;
+  private final @Nullable Duration validity;
   private final Duration retryAfter;
-  private final String holder;
+  private final @Nullable String holder;
 
-  private Attempt(boolean granted, long token, Duration validity, Duration retryAfter, String holder) {
+  private Attempt(boolean granted, long token, @Nullable Duration validity, Duration retryAfter,
+      @Nullable String holder) {
     this.granted = granted;
     this.token = token;
     this.validity = validity;
@@ -48,7 +50,7 @@ public final class Attempt {
    *     holder's lease, or the poll interval of a backend without notifications. The engine caps it.
    * @param holder the holder's owner string if the backend knows it cheaply, else null
    */
-  public static Attempt held(Duration retryAfter, String holder) {
+  public static Attempt held(Duration retryAfter, @Nullable String holder) {
     requireNonNull(retryAfter, "retryAfter");
     if (retryAfter.isNegative()) {
       retryAfter = Duration.ZERO;

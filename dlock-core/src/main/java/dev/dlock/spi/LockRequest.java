@@ -3,6 +3,7 @@ package dev.dlock.spi;
 import static java.util.Objects.requireNonNull;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One try to grant a lock of any kind, the argument of {@link LockBackend#tryAcquire(LockRequest)}.
@@ -20,7 +21,7 @@ import java.time.Duration;
  *                  holds on the name (a downgrade: grant the read despite that writer); else null
  */
 public record LockRequest(String name, LockKind kind, int permits, String owner,
-    Duration leaseTime, boolean willWait, String writer) {
+    Duration leaseTime, boolean willWait, @Nullable String writer) {
 
   /** Checks the fields. */
   public LockRequest {

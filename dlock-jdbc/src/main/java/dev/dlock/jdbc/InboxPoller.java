@@ -44,6 +44,7 @@ final class InboxPoller extends Inbox {
   }
 
   @Override
+  @SuppressWarnings("WaitNotInLoop") // step() is the loop: the caller calls it again
   void step() throws InterruptedException {
     if (waiters.isEmpty()) {
       synchronized (signal) {

@@ -288,6 +288,7 @@ final class SessionBackend implements LockBackend, WaitsAtServer {
   }
 
   @Override
+  @SuppressWarnings("ModifyCollectionInEnhancedForLoop") // pinned is a concurrent map
   public void close() {
     if (closed) {
       return;

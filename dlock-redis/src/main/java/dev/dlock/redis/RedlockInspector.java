@@ -87,7 +87,7 @@ final class RedlockInspector {
     return all;
   }
 
-  private void scan(RedlockNode n, TreeSet<String> names) {
+  private void scan(RedlockNode n, java.util.Set<String> names) {
     backend.keys().scanNames((from, args) -> await(n.call(c -> from == null ? c.scan(args)
         : c.scan(from, args))), names);
   }

@@ -28,7 +28,7 @@ final class RedlockRound<T> {
   /** How long {@link #await} waited and why, for the failure of nodes that did not answer. */
   private String waited = "no time";
 
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // an array of a generic type
   private RedlockRound(List<RedlockNode> nodes) {
     this.nodes = nodes;
     this.replies = new CompletableFuture[nodes.size()];

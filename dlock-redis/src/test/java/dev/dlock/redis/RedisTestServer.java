@@ -29,6 +29,7 @@ import redis.embedded.core.RedisServerBuilder;
  * INFO commandstats. Register {@link #perClass()} as a static extension to start it before the
  * class's tests and stop it after them.
  */
+@SuppressWarnings("deprecation") // Lettuce's setters still work for a test server
 final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
   private final int port;
   private final List<String> settings;

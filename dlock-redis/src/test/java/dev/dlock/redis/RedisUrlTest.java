@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Parsing of every URL form, its parameters and its mistakes; no server needed. */
+@SuppressWarnings("deprecation") // reads back what dlock set through Lettuce's old accessors
 class RedisUrlTest {
   private static final List<String> REDIS_FORMS = List.of("redis://h:1", "rediss://h:1",
       "redis-sentinel://s1:26379,s2:26380/m", "redis-cluster://n1:7000,n2:7001");

@@ -22,6 +22,7 @@ import redis.embedded.core.RedisSentinelBuilder;
  * failover: it waits until every Sentinel sees the other two and the replicas. Sentinel has no
  * event for that, so it asks every 50 ms, up to a deadline, and fails loudly after it.
  */
+@SuppressWarnings("deprecation") // slaves(): the name older Sentinels answer to
 final class SentinelServers implements AutoCloseable {
   static final String MASTER = "dlock";
 

@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -31,7 +32,7 @@ final class Calls {
     this.beans = new BeanFactoryResolver(beanFactory);
   }
 
-  Object run(MethodSettings.Call s, Method method, MethodInvocation call) throws Throwable {
+  @Nullable Object run(MethodSettings.Call s, Method method, MethodInvocation call) throws Throwable {
     String name = name(s, method, call.getArguments());
     dev.dlock.DistributedLock lock = switch (s.kind()) {
       case EXCLUSIVE -> s.lease() != null ? client.get().lock(name, s.lease()) : client.get().lock(name);
@@ -61,7 +62,7 @@ final class Calls {
       call.getArguments()[s.leaseParameter()] = lease;
     }
     Lease outer = CurrentLease.enter(lease);
-    Object result;
+    @Nullable Object result;
     try {
       result = call.proceed();
     } catch (Throwable t) {

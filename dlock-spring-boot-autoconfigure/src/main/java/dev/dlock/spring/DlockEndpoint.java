@@ -5,6 +5,7 @@ import dev.dlock.LockClient;
 import dev.dlock.spi.LockInfo;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -41,7 +42,7 @@ public class DlockEndpoint {
    * actuator answers with 404, when nobody does.
    */
   @ReadOperation
-  public Holder inspect(@Selector String name) {
+  public @Nullable Holder inspect(@Selector String name) {
     return client.inspect(name).map(Holder::of).orElse(null);
   }
 

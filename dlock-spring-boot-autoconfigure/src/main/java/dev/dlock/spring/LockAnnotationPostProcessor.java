@@ -39,6 +39,7 @@ final class LockAnnotationPostProcessor extends AbstractBeanFactoryAwareAdvising
   private MethodSettings settings;
   private ScheduledRuns scheduled;
 
+  @SuppressWarnings("NullAway.Init") // Spring sets the fields through its Aware callbacks first
   LockAnnotationPostProcessor() {
     setProxyTargetClass(true);
     setBeforeExistingAdvisors(true);

@@ -3,6 +3,7 @@ package dev.dlock.spring;
 import java.lang.reflect.Method;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.BridgeMethodResolver;
 
@@ -24,7 +25,7 @@ final class LockInterceptor implements MethodInterceptor {
   }
 
   @Override
-  public Object invoke(MethodInvocation invocation) throws Throwable {
+  public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
     Object target = invocation.getThis();
     Method method = invocation.getMethod();
     if (target != null) {

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
@@ -45,7 +46,7 @@ final class MethodSettings {
   }
 
   /** A {@link Scheduled} or a {@link Call}, or null for a method with neither annotation. */
-  Object of(Method method) {
+  @Nullable Object of(Method method) {
     Object known = parsed.get(method);
     if (known != null) {
       return known;
@@ -69,10 +70,10 @@ final class MethodSettings {
    * A {@link ScheduledLock}: {@code fixedLease} is {@code lockAtMostFor} where it is no longer than
    * the client's lease, else null for the client's watchdog lease.
    */
-  record Scheduled(String name, Duration fixedLease, Duration atLeast, boolean interrupt) {}
+  record Scheduled(String name, @Nullable Duration fixedLease, Duration atLeast, boolean interrupt) {}
 
   /** A {@link DistributedLock}; {@code lease} null means the watchdog lease. */
-  record Call(String source, Expression name, Duration maxWait, Duration lease,
+  record Call(String source, Expression name, Duration maxWait, @Nullable Duration lease,
       DistributedLock.Kind kind, DistributedLock.OnTimeout onTimeout, int leaseParameter,
       boolean returnsOptional, boolean throwsInterrupted) {}
 
@@ -158,7 +159,7 @@ final class MethodSettings {
     String resolved = values.resolveStringValue(text);
     Duration d;
     try {
-      d = DurationStyle.detectAndParse(resolved);
+      d = DurationStyle.detectAndParse(java.util.Objects.requireNonNull(resolved, attribute));
     } catch (RuntimeException e) {
       throw new IllegalStateException(where + " has " + attribute + " = '" + text
           + "', which is not a duration such as PT30S or 30s", e);

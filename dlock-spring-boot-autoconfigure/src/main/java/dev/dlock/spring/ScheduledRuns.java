@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,7 @@ final class ScheduledRuns implements AutoCloseable {
     this.listeners = listeners;
   }
 
-  Object run(MethodSettings.Scheduled s, MethodInvocation job) throws Throwable {
+  @Nullable Object run(MethodSettings.Scheduled s, MethodInvocation job) throws Throwable {
     if (keptOn.containsKey(s.name())) {
       return skip(s, "this node keeps it until lockAtLeastFor after its last run");
     }
@@ -67,7 +68,7 @@ final class ScheduledRuns implements AutoCloseable {
       }
     });
     Lease outer = CurrentLease.enter(lease);
-    Object result;
+    @Nullable Object result;
     try {
       result = job.proceed();
     } catch (Throwable t) {
@@ -86,7 +87,7 @@ final class ScheduledRuns implements AutoCloseable {
     return result;
   }
 
-  private Object skip(MethodSettings.Scheduled s, String why) {
+  private @Nullable Object skip(MethodSettings.Scheduled s, String why) {
     log.debug("dlock: skipped a run of '{}': {}", s.name(), why);
     listeners.get().forEach(l -> l.skipped(s.name()));
     return null;

@@ -3,4 +3,7 @@
  * {@code @DistributedLock}, its health, metrics and actuator endpoint, and a Spring Integration
  * LockRegistry.
  */
+@NullMarked
 package dev.dlock.spring;
+
+import org.jspecify.annotations.NullMarked;

@@ -19,6 +19,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** Bad arguments, closed clients and unknown URLs. */
+@SuppressWarnings("NullAway") // passes null on purpose to check the guards
 interface MisuseCases extends SuiteCase {
   Duration ABSURD = Duration.ofDays(100_000);
 

@@ -67,7 +67,7 @@ final class Worker<T> {
       T result = outcome.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
       throw new AssertionError(what + " was expected to fail but returned " + result);
     } catch (ExecutionException e) {
-      return e.getCause();
+      return java.util.Objects.requireNonNull(e.getCause(), "cause"); // never null from a future
     } catch (TimeoutException e) {
       throw notFinished(timeout);
     } catch (InterruptedException e) {
