@@ -3,6 +3,8 @@
  * application's {@code DataSource}. The PostgreSQL driver is optional, as every driver is; it loads
  * the socket factory in {@code dev.dlock.jdbc.internal} by name.
  */
+// The PostgreSQL driver is an automatic module; its jar names itself org.postgresql.jdbc.
+@SuppressWarnings("requires-automatic")
 module dev.dlock.jdbc {
   requires transitive dev.dlock.core;
   requires transitive java.sql;

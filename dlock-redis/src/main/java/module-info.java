@@ -3,6 +3,7 @@
  * {@code ServiceLoader}; nothing here is API, so nothing is exported. Lettuce and Reactor are
  * automatic modules (named in their manifests).
  */
+@SuppressWarnings("requires-automatic")
 module dev.dlock.redis {
   requires dev.dlock.core;
   requires lettuce.core;

@@ -21,6 +21,9 @@ import java.util.regex.Pattern;
  * any connection is tried, naming the parameter and the value.
  */
 public final class JdbcBackendProvider implements LockBackendProvider {
+  /** Made by the {@code ServiceLoader}; applications open {@code jdbc:} URLs through the client. */
+  public JdbcBackendProvider() {}
+
   @Override
   public Set<String> schemes() {
     return Set.of("jdbc");

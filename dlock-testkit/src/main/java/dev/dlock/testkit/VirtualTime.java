@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A clock and a scheduler that move only when a test says so, for lease arithmetic, renewal,
@@ -99,7 +100,7 @@ public final class VirtualTime {
     }
   }
 
-  private Task<?> nextDue(long target) {
+  private @Nullable Task<?> nextDue(long target) {
     synchronized (queue) {
       while (!queue.isEmpty()) {
         Task<?> head = queue.peek();
