@@ -98,7 +98,6 @@ final class RedlockBackend implements LockBackend {
     String name = request.name();
     String owner = request.owner();
     Duration leaseTime = request.leaseTime();
-    boolean willWait = request.willWait();
     Duration restartDelay = url.restartDelay();
     if (!restartDelay.isZero() && leaseTime.compareTo(restartDelay) > 0) {
       throw new IllegalArgumentException(String.format(
