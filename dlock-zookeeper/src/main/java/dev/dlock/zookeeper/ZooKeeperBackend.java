@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -182,7 +183,11 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
           return grant(c);
         }
       } else if (c.headGone) {
-        return grant(c);
+        if (confirmed(c)) {
+          return grant(c);
+        }
+        c.node = null; // its session ended while it waited: queue again
+        continue;
       }
       List<String> queue = Nodes.queue(queueNodes.children(c.dir, "list the queue of lock '" + c.name + "'"));
       int i = queue.indexOf(Nodes.child(c.node));
@@ -191,7 +196,11 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
         continue;
       }
       if (i == 0) {
-        return grant(c);
+        if (confirmed(c)) {
+          return grant(c);
+        }
+        c.node = null;
+        continue;
       }
       if (!willWait) {
         return Attempt.held(Duration.ZERO, Nodes.ownerOf(queue.get(0)));
@@ -209,10 +218,41 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
    * each and stay below the token of any node made later. (The shift leaves room for 2^27 leader
    * epochs, each worth 2^32 transactions.)
    */
-  private static Attempt grant(Contender c) {
+  private Attempt grant(Contender c) {
     c.token = c.zxid << HAND_OFF_BITS;
     c.granted = true;
-    return Attempt.granted(c.token);
+    long lease = session.lease().toNanos();
+    long left = session.lastContact() + lease - session.now();
+    // Valid until the session's last word from the leader runs out; the engine renews a grant that
+    // falls short at once (a grant after enter(), a write, has the whole lease).
+    return left >= lease ? Attempt.granted(c.token) : Attempt.granted(c.token, Duration.ofNanos(Math.max(1, left)));
+  }
+
+  /**
+   * Whether the contender's node, found first by a watch event or a listing, still stands in a
+   * session the leader heard from lately: at once if a call reached the leader within the last two
+   * thirds of the lease, else after a sync and an exists of the node, one round trip. Why: the
+   * engine counts a grant valid for the lease from the try's send, and neither an event nor a
+   * listing (a follower's read) shows that the leader has not expired the session meanwhile; the
+   * ZooKeeper queue simulation found a waiter, paused while its predecessor's delete event waited,
+   * granting itself a node its expired session had taken with it (seed 4050).
+   */
+  private boolean confirmed(Contender c) {
+    long lease = session.lease().toNanos();
+    if (session.lastContact() + lease - session.now() > lease / 3) {
+      return true;
+    }
+    String node = c.node;
+    long sid = c.sessionId;
+    return session.call("confirm that lock '" + c.name + "' is first", zk -> {
+      if (zk.sessionId() != sid) {
+        return false; // a new session: the node went with the old one
+      }
+      CompletableFuture<Void> synced = zk.syncLater();
+      CompletableFuture<Stat> stat = zk.existsLater(node, null);
+      zk.await(synced);
+      return zk.await(stat) != null;
+    });
   }
 
 

@@ -16,8 +16,8 @@ enum Bug {
   /** A waiter never re-polls: it sleeps until a watch event, so a lost one strands it. */
   NO_REPOLL,
   /**
-   * The backend as it is: a waiter whose watched head was deleted holds without a call, and the
-   * engine counts the grant from that try's send time, which no call to the server backs.
+   * The backend before seed 4050 was fixed: a waiter whose watched head was deleted held without
+   * a call, and the engine counted the grant from that try's send time, which no call backs.
    */
   HEAD_GONE_UNBACKED
 }

@@ -10,8 +10,8 @@ import java.util.function.Supplier;
  * ZooKeeperBackend, QueueNodes, HeldNodes, SessionStates and the engine's waiting loop behave: it
  * creates its node (adopting it after a lost reply), lists the queue, holds when first, or watches
  * its predecessor and waits for the event or the re-poll; a waiter whose watched head was deleted
- * holds without listing again (counted from its last answered call, unlike the backend: see
- * Bug.HEAD_GONE_UNBACKED). A holder counts its grant valid for the lease from the send time of
+ * holds without listing again, counted from its last answered call, as the backend's grant is
+ * (ZooKeeperBackend.confirmed; the old way is Bug.HEAD_GONE_UNBACKED). A holder counts its grant valid for the lease from the send time of
  * the try that granted it or of its last answered renewal, renews every third of the lease, then
  * releases or hands the grant to another owner of this client. Connection drops lose replies and
  * watch events; a pause freezes everything; a crash ends the process, its session left to expire.
@@ -220,7 +220,7 @@ final class SimClient {
       return;
     }
     if (headGone) {
-      // No call backs this grant: count it from the last call that reached the server (see Bug).
+      // No call in this try backs the grant: count it from the last call that reached the server.
       if (!bugs.contains(Bug.HEAD_GONE_UNBACKED)) {
         attemptSentAt = Math.min(attemptSentAt, lastContact);
       }

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * (60 ms each way), 630 ms in all, counted from the latest of its node becoming first, its wish
  * to lock, its last reconnect and the end of its last pause. The leader keeps a session at least
  * 5/12 of its timeout after the send of any answered call, and the adversary picks any touch down
- * to that. One deviation from the backend, see {@link #headGoneGrantWithoutACallIsCaught}.
+ * to that. A grant made on a watch event counts from the last call that reached the leader, as
+ * the backend's does since {@link #headGoneGrantWithoutACallIsCaught}.
  * {@code -Ddlock.zksim.seed=N} replays one seed and prints its trace; {@code -Ddlock.zksim.runs=N}
  * sets how many seeds run.
  */
@@ -70,17 +71,19 @@ class ZooKeeperQueueSimulationTest {
   }
 
   /**
-   * What this simulation found in the backend, not fixed here (production code is unchanged): a
-   * waiter whose watched head was deleted holds without any call (ZooKeeperBackend.queue, the
-   * {@code headGone} branch), and the engine counts that grant valid for the lease from the
-   * tryAcquire's send time, which no call to the server backs; the leader keeps the session only
-   * 5/12 of its timeout past the send of the last call that reached it, which may be long before.
+   * What this simulation found in the backend, fixed since: a waiter whose watched head was
+   * deleted held without any call (ZooKeeperBackend.queue, the {@code headGone} branch), and the
+   * engine counted that grant valid for the lease from the tryAcquire's send time, which no call
+   * to the server backs; the leader keeps the session only 5/12 of its timeout past the send of
+   * the last call that reached it, which may be long before.
    * Seed 4050: c0 waits on node 103, watching 102, its last calls sent by 0.85 s; it pauses at
    * 0.96 s for 0.18 s (under the read timeout, so no disconnect is seen); c1 deletes 102 at 0.98 s;
    * session 1 expires at the server at 1.07 s, taking node 103; c0 wakes at 1.15 s, takes the
    * event and holds token 1648, counted valid until 1.39 s, on a node already gone; c1's new node
-   * is first at 1.19 s while c0 still counts its grant valid. The default model counts such a
-   * grant from the last answered call's send time instead (SimClient.queue), and passes every seed.
+   * is first at 1.19 s while c0 still counts its grant valid. Now such a grant is valid only until
+   * the session's last word from the leader runs out, and a sync and an exists of the node confirm
+   * it first when little of that is left (ZooKeeperBackend.confirmed); the model counts it from the
+   * last answered call's send time (SimClient.queue) and passes every seed.
    */
   @Test
   void headGoneGrantWithoutACallIsCaught() {
