@@ -111,7 +111,9 @@ class JpmsSmokeTest {
   private static String modulePath() throws URISyntaxException {
     Path core = location(LockClient.class);
     assertThat(core.resolve("module-info.class")).as("dlock-core's module descriptor").exists();
-    return core + File.pathSeparator + location(org.slf4j.Logger.class);
+    // JSpecify is a static requirement: needed to compile against the API, not to run it.
+    return core + File.pathSeparator + location(org.slf4j.Logger.class) + File.pathSeparator
+        + location(org.jspecify.annotations.NullMarked.class);
   }
 
   private static Path location(Class<?> c) throws URISyntaxException {
