@@ -62,7 +62,7 @@ final class QueuedOwners {
    */
   Pushed takePushed(String owner, String name) {
     Waiting w = queued.get(owner);
-    if (w == null || w.pushed() == 0 || !w.name().equals(name)) {
+    if (w == null || w.pushed() == 0 || !w.name().equals(name) || w.pushed() <= w.refusedAt()) {
       return null;
     }
     return new Pushed(w.pushed(), w.sentAt());
