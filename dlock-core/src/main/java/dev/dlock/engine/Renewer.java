@@ -112,14 +112,16 @@ final class Renewer {
 
   /**
    * Tracks a new hold: checks it at its deadline and renews it if it is renewed (every hold, where
-   * the server's lease is a session), at once if the grant falls short of a period; a fixed lease
-   * granted short is first topped up to its whole lease, before lock() returns.
+   * the server's lease is a session), at once if the grant has less than two thirds of the lease
+   * left: a hold renewed on the regular tick has those two thirds for its round, and a grant found
+   * late (a ZooKeeper waiter whose session last reached the leader a while ago) must not have less.
+   * A fixed lease granted short is first topped up to its whole lease, before lock() returns.
    */
   void add(Hold h) {
     holds.add(h);
     if (!h.renewed && !sessionBound) {
       topUp(h);
-    } else if (h.validUntil - ticker.read() < serverLeaseNanos / 3) {
+    } else if (h.validUntil - ticker.read() < serverLeaseNanos / 3 * 2) {
       trigger(false);
     }
     watch(h);

@@ -90,6 +90,27 @@ class LossDeadlineTest {
     assertThat(released.token()).isEqualTo(lease.token());
   }
 
+  /**
+   * A session-bound grant found with less than two thirds of the lease left (a ZooKeeper waiter
+   * whose session last reached the leader a while ago) has less time than a renewal round is
+   * allowed; waiting for the next third-of-a-lease tick could let it run out, so it is renewed at
+   * once.
+   */
+  @Test
+  void aGrantWithLessThanTwoThirdsOfTheLeaseLeftIsRenewedAtOnce() throws Exception {
+    StallingBackend stalling = backend();
+    stalling.sessionLease = Duration.ofSeconds(30);
+    stalling.shortGrant = Duration.ofSeconds(12); // past a third of the lease, short of two
+    LockClient a = client(stalling, Duration.ofSeconds(30));
+    stalling.renewLeases.clear();
+    Lease held = a.lock("found-late").acquire();
+
+    // The first tick is 10 s away: a renewal within the slack is the one the short grant asked for.
+    assertThat(stalling.renewLeases.poll(SLACK.toMillis(), TimeUnit.MILLISECONDS))
+        .as("a renewal right after a grant with 12 s of a 30 s lease left").isNotNull();
+    assertThat(held.isValid()).isTrue();
+  }
+
   @Test
   void aReconnectReChecksEveryLeaseAtOnceAndKeepsFixedLeasesEnds() throws Exception {
     StallingBackend stalling = backend();

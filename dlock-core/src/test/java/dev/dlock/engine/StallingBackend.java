@@ -42,6 +42,8 @@ class StallingBackend implements LockBackend {
   volatile BackendContext context;
   /** The session lease to claim, if any. */
   volatile Duration sessionLease;
+  /** How long the server says a grant stays valid, if less than the lease: a grant found late. */
+  volatile Duration shortGrant;
 
   StallingBackend(LockBackend delegate) {
     this.delegate = delegate;
@@ -75,7 +77,9 @@ class StallingBackend implements LockBackend {
     if (stallAcquire) {
       stall("acquire");
     }
-    return delegate.tryAcquire(request);
+    Attempt attempt = delegate.tryAcquire(request);
+    Duration validity = shortGrant;
+    return validity != null && attempt.isGranted() ? Attempt.granted(attempt.token(), validity) : attempt;
   }
 
   @Override
