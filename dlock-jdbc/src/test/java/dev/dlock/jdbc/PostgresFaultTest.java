@@ -21,6 +21,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.util.PSQLException;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Faults of a real PostgreSQL under a running backend: its sessions ended by the administrator
@@ -28,6 +31,10 @@ import org.postgresql.util.PSQLException;
  * pause of its machine would). Each call ends in BackendUnavailableException naming the server
  * without its password, by the caller's deadline, and the backend carries on once the server does.
  */
+// Beside the module's other classes, as it spends its time waiting on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("the class's own faulted PostgreSQL")
 class PostgresFaultTest {
   private static final Duration LONG = Duration.ofSeconds(30);
   private static final Duration WAIT = Duration.ofSeconds(2);

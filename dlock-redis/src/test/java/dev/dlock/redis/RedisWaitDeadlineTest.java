@@ -20,6 +20,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A wait limit is a limit, whatever the server does: an acquire with a 2 s wait against a paused
@@ -27,6 +30,10 @@ import org.junit.jupiter.api.Test;
  * port that never answers ends within connectTimeout + 1 s. Direct SPI calls get their bound from
  * {@link CallTimeout#within}; the LockClient cases get it from the engine.
  */
+// Beside the module's other classes, as it spends its time waiting on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("each case's own Redis servers")
 class RedisWaitDeadlineTest {
   private static final Duration WAIT = Duration.ofSeconds(2);
   private static final Duration SLACK = Duration.ofSeconds(1);

@@ -10,12 +10,19 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A Sentinel failover while a lock is held: the master's process is stopped, a replica is
  * promoted, and the client follows it. Each test has a topology of its own (a master, two replicas
  * and three Sentinels), as the failover changes it.
  */
+// Beside the module's other classes, as it spends its time waiting on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("each case's own Sentinel group")
 class SentinelFailoverTest {
   private static final Duration LEASE = Duration.ofSeconds(6);
   private static final Duration FAILOVER = Duration.ofSeconds(30);

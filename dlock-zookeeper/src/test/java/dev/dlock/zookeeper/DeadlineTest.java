@@ -19,6 +19,9 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Every wait ends by its deadline, whatever the server does: stopped (connections refused) or
@@ -28,6 +31,10 @@ import org.junit.jupiter.api.Test;
  * so that only the caller's deadline ({@link CallTimeout}) can end a call in time; the connect
  * timeout's own default is tested at open, where no caller's deadline applies.
  */
+// Beside the module's other classes, as it spends its time waiting on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("the class's own paused ZooKeeper server")
 class DeadlineTest {
   private static final Duration WAIT = Duration.ofSeconds(2);
   /** The issue allows 250 ms past the deadline; a loaded test machine gets a second. */
