@@ -21,6 +21,12 @@ local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place w
 
 local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
+-- The token of the owner's standing grant: the last drawn. Should the counter be gone (an
+-- operator's DEL, an allkeys eviction policy) a fresh one, still above every token before it.
+local function ownToken(key)
+  return tonumber(redis.call('GET', key)) or drawToken(key)
+end
+
 local bad = foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
 if bad then
   return bad
@@ -54,11 +60,11 @@ if holder == owner then
     redis.call('HDEL', leases, owner)
     local next = redis.call('EXISTS', queue) == 1 and '+' or '-'
     redis.call('SET', lock, next .. lease .. ' ' .. owner, 'PX', lease)
-    return {1, tonumber(redis.call('GET', counter))}
+    return {1, ownToken(counter)}
   end
   -- A retry of an attempt that was granted but whose answer was lost: the same grant.
   redis.call('PEXPIRE', lock, lease)
-  return {1, tonumber(redis.call('GET', counter))}
+  return {1, ownToken(counter)}
 end
 
 local left = redis.call('PTTL', lock)

@@ -7,7 +7,11 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.LockRequest;
+import dev.dlock.testkit.RecordingContext;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -109,6 +113,33 @@ class RedisBackendTest {
     }
     assertThat(c.inspect(name)).get().extracting(LockInfo::token).isEqualTo(held.token());
     held.close();
+  }
+
+  /**
+   * The token counter never expires, but an operator's DEL or an allkeys eviction policy can take
+   * it while a lock key lives on; a retried acquire of the holder (its first answer lost) then
+   * gets a fresh token above the last one, not a reply the client cannot read.
+   */
+  @Test
+  void aRetriedAcquireAfterTheCounterWasDeletedGetsAHigherToken() throws Exception {
+    String name = "counter-gone-" + System.nanoTime();
+    LockBackend backend = new RedisBackendProvider().open(server.url());
+    backend.start(new RecordingContext("counter-gone"));
+    RedisClient raw = RedisClient.create(RedisURI.create(server.url()));
+    try (StatefulRedisConnection<byte[], byte[]> conn = raw.connect(ByteArrayCodec.INSTANCE)) {
+      LockRequest request = LockRequest.exclusive(name, "counter-gone:1", Duration.ofSeconds(30), false);
+      Attempt first = backend.tryAcquire(request);
+      assertThat(first.isGranted()).isTrue();
+      assertThat(conn.sync().del(new Keys("dlock:").of(name)[1])).as("the counter deleted").isOne();
+
+      Attempt retried = backend.tryAcquire(request);
+
+      assertThat(retried.isGranted()).isTrue();
+      assertThat(retried.token()).isGreaterThan(first.token());
+    } finally {
+      raw.shutdown();
+      backend.close();
+    }
   }
 
   // ---- cost
