@@ -33,6 +33,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -62,7 +63,7 @@ final class Connections implements AutoCloseable {
   private final boolean sharded;
   /** With sharded pub/sub: the slots whose channel this client listens on. */
   private final Set<Integer> listening = ConcurrentHashMap.newKeySet();
-  private final Disposable topologyWatch;
+  private final @Nullable Disposable topologyWatch;
   private final ReconnectWatch watch;
 
   private Connections(ClientResources resources, AbstractRedisClient client,
@@ -117,7 +118,7 @@ final class Connections implements AutoCloseable {
       pubSub = single.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
       return new Connections(resources, client, c, c.async(), pubSub, false, watch);
     } catch (RuntimeException e) {
-      new Connections(resources, client, connection, null, pubSub, false, watch).close();
+      closeAll(watch, null, pubSub, connection, client, resources);
       throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
           url.description(), Calls.reason(e)), e);
     }
@@ -265,17 +266,25 @@ final class Connections implements AutoCloseable {
   }
 
   /** The master of {@code slot} by the topology the command connection last saw, or null. */
-  private static RedisClusterNode master(StatefulRedisClusterConnection<byte[], byte[]> c, int slot) {
+  private static @Nullable RedisClusterNode master(StatefulRedisClusterConnection<byte[], byte[]> c,
+      int slot) {
     return c.getPartitions().getMasterBySlot(slot);
   }
 
   @Override
   public void close() {
+    closeAll(watch, topologyWatch, pubSub, connection, client, resources);
+  }
+
+  /** Closes each part that is there: all of them, or what a failed {@link #open} made so far. */
+  private static void closeAll(ReconnectWatch watch, @Nullable Disposable topologyWatch,
+      @Nullable AutoCloseable pubSub, @Nullable AutoCloseable connection,
+      @Nullable AbstractRedisClient client, ClientResources resources) {
     watch.close();
     if (topologyWatch != null) {
       topologyWatch.dispose();
     }
-    for (AutoCloseable c : new AutoCloseable[] {pubSub, connection}) {
+    for (@Nullable AutoCloseable c : new @Nullable AutoCloseable[] {pubSub, connection}) {
       try {
         if (c != null) {
           c.close();
@@ -288,7 +297,7 @@ final class Connections implements AutoCloseable {
   }
 
   /** Shuts down a client and its threads (each if any), waiting at most about two seconds for each. */
-  static void shutdown(AbstractRedisClient client, ClientResources resources) {
+  static void shutdown(@Nullable AbstractRedisClient client, @Nullable ClientResources resources) {
     try {
       if (client != null) {
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

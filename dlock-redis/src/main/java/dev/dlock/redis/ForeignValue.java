@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +34,7 @@ final class ForeignValue {
    * @param what   the operation, such as {@code acquire lock 't5'}
    * @param server where it ran, as the backend describes it
    */
-  static LockException find(Throwable error, byte[][] keys, String what, String server) {
+  static @Nullable LockException find(Throwable error, byte[][] keys, String what, String server) {
     for (Throwable t = error; t != null; t = t.getCause() == t ? null : t.getCause()) {
       String m = t.getMessage();
       if (t instanceof RedisCommandExecutionException && m != null && m.startsWith(CODE)) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The key and channel names under one prefix. Why the escaping: Redis Cluster hashes only the
@@ -154,7 +155,8 @@ final class Keys {
    * page and waits for it: from the cursor given, or from the start for null. The next page
    * starts from the cursor the last one returned, which on a cluster also knows its node.
    */
-  void scanNames(BiFunction<ScanCursor, ScanArgs, KeyScanCursor<byte[]>> scan, Collection<String> names) {
+  void scanNames(BiFunction<@Nullable ScanCursor, ScanArgs, KeyScanCursor<byte[]>> scan,
+      Collection<String> names) {
     ScanArgs args = ScanArgs.Builder.matches(lockPattern()).limit(500);
     KeyScanCursor<byte[]> cursor = scan.apply(null, args);
     while (true) {
@@ -172,7 +174,7 @@ final class Keys {
   }
 
   /** The lock name of a lock key found by SCAN, or null for a key that is not one. */
-  String nameOf(byte[] lockKey) {
+  @Nullable String nameOf(byte[] lockKey) {
     byte[] suffix = utf8("}" + LOCK);
     int from = prefix.length + 1;
     int to = lockKey.length - suffix.length;

@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This client's owners that may hold a place in the queue of an exclusive lock, with the send time
@@ -60,7 +61,7 @@ final class QueuedOwners {
    * The grant pushed to {@code owner} for {@code name}, or null if none was, or if the one pushed
    * is older than the owner's last refusal (see {@link #refused}).
    */
-  Pushed takePushed(String owner, String name) {
+  @Nullable Pushed takePushed(String owner, String name) {
     Waiting w = queued.get(owner);
     if (w == null || w.pushed() == 0 || !w.name().equals(name) || w.pushed() <= w.refusedAt()) {
       return null;

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
@@ -38,10 +39,10 @@ final class ReconnectWatch implements RedisConnectionStateListener, AutoCloseabl
   /** The connections that dropped and have not come back; weak, as a dropped one may be closed for good. */
   private final Set<RedisChannelHandler<?, ?>> dropped = Collections.synchronizedSet(
       Collections.newSetFromMap(new WeakHashMap<>()));
-  private final AtomicReference<String> lastMaster = new AtomicReference<>();
+  private final AtomicReference<@Nullable String> lastMaster = new AtomicReference<>();
   private volatile Consumer<String> target = why -> { };
-  private Disposable topology;
-  private RedisClient sentinelClient;
+  private @Nullable Disposable topology;
+  private @Nullable RedisClient sentinelClient;
 
   /** @param server the backend's description, for the reasons given */
   ReconnectWatch(String server) {
@@ -64,10 +65,11 @@ final class ReconnectWatch implements RedisConnectionStateListener, AutoCloseabl
    */
   void watchSentinels(RedisURI sentinelUri, ClientResources resources, ClientOptions options) {
     String master = sentinelUri.getSentinelMasterId();
-    sentinelClient = RedisClient.create(resources);
-    sentinelClient.setOptions(options);
+    RedisClient client = RedisClient.create(resources);
+    sentinelClient = client;
+    client.setOptions(options);
     for (RedisURI s : sentinelUri.getSentinels()) {
-      sentinelClient.connectPubSubAsync(StringCodec.UTF8, s).thenCompose(c -> {
+      client.connectPubSubAsync(StringCodec.UTF8, s).thenCompose(c -> {
         c.addListener(new RedisPubSubAdapter<>() {
           @Override
           public void message(String channel, String message) {

@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,7 +72,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
   private final ScriptCalls script;
   private final KindLocks kindLocks;
   private final QueuedOwners queued = new QueuedOwners();
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
   private volatile boolean closed;
 
   private RedisBackend(RedisUrl url, Duration waiterTimeout, Connections connections) {
@@ -120,7 +121,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
   private void listen(String name) {
     if (keys.sharded()) {
       calls.command("subscribe to its release channel for lock '" + name + "'",
-          c -> c.listen(keys.lock(name), keys.channel(name, context.clientId())));
+          c -> c.listen(keys.lock(name), keys.channel(name, context().clientId())));
     }
   }
 
@@ -157,7 +158,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
       listen(name);
     }
     AcquireMode mode = !willWait ? AcquireMode.ONCE
-        : queued.waits(owner, name, context.ticker().read()) ? AcquireMode.QUEUED : AcquireMode.WAIT;
+        : queued.waits(owner, name, context().ticker().read()) ? AcquireMode.QUEUED : AcquireMode.WAIT;
     AcquireReply r = calls.run("acquire lock '" + name + "'",
         script.acquire(name, owner, millis(leaseTime), mode));
     Attempt a = answer(r, owner, willWait);
@@ -176,13 +177,13 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
    * after the server answered that try, so its validity counts from when that try was sent; the
    * engine renews it to a whole lease.
    */
-  private Attempt takePushed(String name, String owner, Duration leaseTime) {
+  private @Nullable Attempt takePushed(String name, String owner, Duration leaseTime) {
     QueuedOwners.Pushed p = queued.takePushed(owner, name);
     if (p == null) {
       return null;
     }
     long leaseNanos = Math.min(leaseTime.toNanos(), waiterTimeout.toNanos());
-    long left = leaseNanos - (context.ticker().read() - p.lastTrySentAt());
+    long left = leaseNanos - (context().ticker().read() - p.lastTrySentAt());
     if (left <= 0) {
       return null; // it may have run out: ask, and the script grants it whole if it is still there
     }
@@ -265,7 +266,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
    * without waiting for replicas.
    */
   @Override
-  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+  public @Nullable Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     checkOpen();
     if (replicas.on()) {
       return null;
@@ -299,7 +300,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
    */
   private void pushed(String name, String owner, long token) {
     if (queued.push(owner, name, token)) {
-      context.released(name);
+      context().released(name);
     } else if (!closed && !queued.tookLately(owner)) {
       CompletableFuture.runAsync(() -> {
         try {
@@ -378,6 +379,15 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     }
     queued.clear();
     kindLocks.forget();
+  }
+
+  /** The engine's context: {@link #start} gives it before any lock call or pushed grant. */
+  private BackendContext context() {
+    BackendContext c = context;
+    if (c == null) {
+      throw new IllegalStateException("backend " + describe() + " is not started");
+    }
+    return c;
   }
 
   /** The engine's clock once started; the system's before, while opening. */

@@ -7,7 +7,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed {@code redis://}, {@code rediss://}, {@code redis-sentinel://} or {@code redis-cluster://}
@@ -112,11 +114,12 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
           parts.description()));
     }
     RedisURI.Builder b = null;
-    for (String entry : parts.hosts()) {
+    for (String entry : parts.hosts()) { // one at least: UrlParts refuses an empty host list
       UrlParts.Node n = parts.node(entry, RedisURI.DEFAULT_SENTINEL_PORT, KIND);
       b = b == null ? RedisURI.Builder.sentinel(n.host(), n.port(), master) : b.withSentinel(n.host(), n.port());
     }
-    return o.apply(b).build();
+    return o.apply(Objects.requireNonNull(b,
+        () -> "redis sentinel url names no Sentinel: " + parts.description())).build();
   }
 
   /** Every seed node of {@code redis-cluster://[auth@]h:p,h:p} with the same credentials and options. */
@@ -138,10 +141,10 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
     private final UrlParts parts;
     private final boolean tls;
     private Duration timeout = DEFAULT_TIMEOUT;
-    private Integer database;
-    private String clientName;
-    private String libraryName;
-    private String libraryVersion;
+    private @Nullable Integer database;
+    private @Nullable String clientName;
+    private @Nullable String libraryName;
+    private @Nullable String libraryVersion;
     private SslVerifyMode verifyPeer = SslVerifyMode.FULL;
 
     Options(UrlParts parts, boolean tls) {
@@ -190,11 +193,13 @@ record RedisUrl(Mode mode, List<RedisURI> uris, String prefix, Replication repli
         b.withLibraryVersion(libraryVersion);
       }
       // An empty password sends no AUTH, as Lettuce's own parser has it.
-      if (parts.password() != null && !parts.password().isEmpty()) {
-        if (parts.user() == null) {
-          b.withPassword(parts.password().toCharArray());
+      String password = parts.password();
+      String user = parts.user();
+      if (password != null && !password.isEmpty()) {
+        if (user == null) {
+          b.withPassword(password.toCharArray());
         } else {
-          b.withAuthentication(parts.user(), parts.password().toCharArray());
+          b.withAuthentication(user, password.toCharArray());
         }
       }
       return b;

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,7 +65,7 @@ final class RedlockBackend implements LockBackend {
   private final int majority;
   private final RedlockConnections connections;
   private final List<RedlockNode> nodes;
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
   private volatile boolean closed;
 
   private RedlockBackend(RedlockUrl url) {
@@ -339,7 +340,7 @@ final class RedlockBackend implements LockBackend {
    * write there; null if none did. Such a lock is neither free nor held on that node, and no
    * majority elsewhere makes it either.
    */
-  LockException foreign(RedlockRound<?> r, byte[][] lockKeys, String what) {
+  @Nullable LockException foreign(RedlockRound<?> r, byte[][] lockKeys, String what) {
     for (int i = 0; i < r.size(); i++) {
       Throwable failure = r.failure(i);
       LockException e = failure == null ? null

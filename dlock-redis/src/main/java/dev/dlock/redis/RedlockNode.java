@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,16 +44,17 @@ final class RedlockNode {
   private final long restartDelayNanos;
   private final Consumer<String> reconnected;
   private final String server;
-  private volatile StatefulRedisConnection<byte[], byte[]> connection;
-  private volatile Scripts scripts;
+  /** Set after {@link #scripts} and never cleared: a node with a connection has its scripts. */
+  private volatile @Nullable StatefulRedisConnection<byte[], byte[]> connection;
+  private volatile @Nullable Scripts scripts;
   private volatile long epoch;
   private volatile long verifiedEpoch = -1;
   private volatile long votesFrom;
   private boolean connecting;
-  private CompletableFuture<Void> verifying;
+  private @Nullable CompletableFuture<Void> verifying;
   private long lastAttempt;
   private boolean attempted;
-  private String runId;
+  private @Nullable String runId;
   private volatile boolean closed;
 
   /**
@@ -130,7 +132,8 @@ final class RedlockNode {
 
   /** Runs a script on this node; fails at once if the node is not connected. */
   <T> CompletableFuture<T> run(Scripts.Script s, byte[][] keys, byte[]... args) {
-    return ready() ? scripts.runAsync(s, keys, args) : down();
+    Scripts sc = readyScripts();
+    return sc != null ? sc.runAsync(s, keys, args) : down();
   }
 
   /** Runs a script on this node and reads its reply; fails at once if the node is not connected. */
@@ -140,12 +143,19 @@ final class RedlockNode {
 
   <T> CompletableFuture<T> run(byte[] source, String sha, ScriptOutputType output, byte[][] keys,
       byte[]... args) {
-    return ready() ? scripts.runAsync(source, sha, output, keys, args) : down();
+    Scripts sc = readyScripts();
+    return sc != null ? sc.runAsync(source, sha, output, keys, args) : down();
   }
 
   /** Any other command, such as SCAN. */
   <T> CompletableFuture<T> call(Function<RedisAsyncCommands<byte[], byte[]>, CompletionStage<T>> command) {
-    return ready() ? command.apply(connection.async()).toCompletableFuture() : down();
+    StatefulRedisConnection<byte[], byte[]> c = ready() ? connection : null;
+    return c != null ? command.apply(c.async()).toCompletableFuture() : down();
+  }
+
+  /** The scripts if a connection is up now, as {@link #ready} tells; else null. */
+  private @Nullable Scripts readyScripts() {
+    return ready() ? scripts : null;
   }
 
   private <T> CompletableFuture<T> down() {
@@ -196,11 +206,12 @@ final class RedlockNode {
       if (verifying != null) {
         return verifying;
       }
-      if (connection == null || !connection.isOpen()) {
+      StatefulRedisConnection<byte[], byte[]> c = connection;
+      if (c == null || !c.isOpen()) {
         return CompletableFuture.completedFuture(null);
       }
       sentEpoch = epoch;
-      info = connection.async().info("server").toCompletableFuture();
+      info = c.async().info("server").toCompletableFuture();
       CompletableFuture<Void> reading = info.handle((text, error) -> {
         settle(sentEpoch, text, error);
         return null;
@@ -211,10 +222,11 @@ final class RedlockNode {
     }
   }
 
-  private synchronized void settle(long sentEpoch, String info, Throwable error) {
+  /** Records the node's start from {@code info}; {@code info} is null when {@code error} is not. */
+  private synchronized void settle(long sentEpoch, @Nullable String info, @Nullable Throwable error) {
     long now = clock.getAsLong();
     verifying = null;
-    if (error != null || sentEpoch != epoch) {
+    if (error != null || info == null || sentEpoch != epoch) {
       return; // the next round asks again
     }
     long uptime = Long.parseLong(field(info, "uptime_in_seconds"));

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One command sent to every node at once, and what came back by the deadline. Why a round and
@@ -131,7 +132,7 @@ final class RedlockRound<T> {
    * The first failure of the round, for the cause of an exception: a node's error, or else the
    * timeout of the nodes that gave no answer; null if every node answered.
    */
-  Throwable failure() {
+  @Nullable Throwable failure() {
     StringJoiner silent = new StringJoiner(", ");
     for (int i = 0; i < replies.length; i++) {
       Throwable e = failure(i);
@@ -146,7 +147,7 @@ final class RedlockRound<T> {
   }
 
   /** How node {@code i}'s command failed; null if it replied or is still out. */
-  Throwable failure(int i) {
+  @Nullable Throwable failure(int i) {
     if (!replies[i].isCompletedExceptionally()) {
       return null;
     }

@@ -64,6 +64,8 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
       }
     }
 
+    String user = parts.user();
+    String password = parts.password();
     List<RedisURI> nodes = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String entry : parts.hosts()) {
@@ -74,9 +76,9 @@ record RedlockUrl(List<RedisURI> nodes, String prefix, Duration nodeTimeout, dou
       }
       RedisURI.Builder b = RedisURI.Builder.redis(n.host(), n.port()).withTimeout(timeout);
       // An empty password sends no AUTH, as for redis://.
-      if (parts.password() != null && !parts.password().isEmpty()) {
-        b = parts.user() == null ? b.withPassword(parts.password().toCharArray())
-            : b.withAuthentication(parts.user(), parts.password().toCharArray());
+      if (password != null && !password.isEmpty()) {
+        b = user == null ? b.withPassword(password.toCharArray())
+            : b.withAuthentication(user, password.toCharArray());
       }
       nodes.add(b.build());
     }

@@ -8,6 +8,7 @@ import dev.dlock.spi.LockKind;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Each script of this package as one method with named parameters: the only place that knows the
@@ -75,8 +76,8 @@ final class ScriptCalls {
    * @param storedPermits if a semaphore refused for another permit count, that count; else 0
    * @param counter       if acquire.lua refused, the lock's token counter at that moment; else 0
    */
-  record AcquireReply(boolean granted, long token, long leftMillis, String holder, long storedPermits,
-      long counter) {
+  record AcquireReply(boolean granted, long token, long leftMillis, @Nullable String holder,
+      long storedPermits, long counter) {
     static AcquireReply of(Object raw) {
       List<?> r = (List<?>) raw;
       long status = (Long) r.get(0);
@@ -154,7 +155,7 @@ final class ScriptCalls {
 
   /** @param writer for a read: the write owner it may read beside (a downgrade), or null */
   ScriptCall<AcquireReply> readWriteAcquire(String name, String owner, long leaseMillis, Side side,
-      boolean willWait, String writer) {
+      boolean willWait, @Nullable String writer) {
     return new ScriptCall<>(Script.RW_ACQUIRE, keys.readWrite(name), args(utf8(owner),
         ascii(leaseMillis), side.wire, waits(willWait), waiterTimeoutMs,
         utf8(writer == null ? "" : writer)), AcquireReply::of);

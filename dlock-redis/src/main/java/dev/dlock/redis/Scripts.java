@@ -15,6 +15,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -82,7 +83,7 @@ final class Scripts {
   synchronized void load() {
     Deadline d = deadline();
     for (Script s : Script.values()) {
-      shas.put(s, await(commands.scriptLoad(sources.get(s)), d));
+      shas.put(s, await(commands.scriptLoad(source(s)), d));
     }
   }
 
@@ -100,7 +101,7 @@ final class Scripts {
     try {
       return await(commands.evalsha(sha, s.output, keys, args), d);
     } catch (RedisNoScriptException e) {
-      String loaded = await(commands.scriptLoad(sources.get(s)), d);
+      String loaded = await(commands.scriptLoad(source(s)), d);
       synchronized (this) {
         shas.put(s, loaded);
       }
@@ -121,9 +122,9 @@ final class Scripts {
   <T> CompletableFuture<T> runAsync(Script s, byte[][] keys, byte[]... args) {
     String sha;
     synchronized (this) {
-      sha = shas.computeIfAbsent(s, unloaded -> sha1(sources.get(unloaded)));
+      sha = shas.computeIfAbsent(s, unloaded -> sha1(source(unloaded)));
     }
-    return runAsync(sources.get(s), sha, s.output, keys, args);
+    return runAsync(source(s), sha, s.output, keys, args);
   }
 
   /**
@@ -145,6 +146,11 @@ final class Scripts {
       return commands.scriptLoad(source).toCompletableFuture().thenCompose(loaded ->
           commands.<T>evalsha(loaded, output, keys, args).toCompletableFuture());
     }).thenCompose(f -> f);
+  }
+
+  /** The source of {@code s}, which the constructor read. */
+  private byte[] source(Script s) {
+    return Objects.requireNonNull(sources.get(s), () -> "no source read for script " + s);
   }
 
   /** A script of this package that is not one of {@link Script}, read once by its user. */

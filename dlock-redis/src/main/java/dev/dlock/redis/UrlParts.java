@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code redis://}-family or {@code redlock://} URL cut into its parts, and the description of it
@@ -32,8 +33,8 @@ import java.util.regex.Pattern;
  * @param parameters  the query parameters, each known to the caller and given once
  * @param description the URL without its password, for messages
  */
-record UrlParts(String scheme, String user, String password, List<String> hosts, String path,
-    List<Urls.Parameter> parameters, String description) {
+record UrlParts(String scheme, @Nullable String user, @Nullable String password, List<String> hosts,
+    String path, List<Urls.Parameter> parameters, String description) {
   /** The longest duration a parameter takes: a longer one is a mistake, and would overflow later. */
   static final Duration LONGEST = Duration.ofDays(1);
   private static final Pattern HOST_PORT =

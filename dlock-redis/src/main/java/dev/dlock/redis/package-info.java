@@ -4,4 +4,7 @@
  * also fair locks, read-write locks and semaphores of leases.
  * Only {@link dev.dlock.redis.RedisBackendProvider} is public; clients reach the backend by URL.
  */
+@NullMarked
 package dev.dlock.redis;
+
+import org.jspecify.annotations.NullMarked;
