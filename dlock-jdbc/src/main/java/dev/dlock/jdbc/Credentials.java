@@ -2,6 +2,7 @@ package dev.dlock.jdbc;
 
 import dev.dlock.internal.Urls;
 import java.util.Properties;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The user and password written in a JDBC URL's authority ({@code jdbc:mariadb://user:pw@host/db}),
@@ -15,7 +16,7 @@ import java.util.Properties;
  * @param user     the user, or null if the URL names none there
  * @param password the password, or null
  */
-record Credentials(String url, String user, String password) {
+record Credentials(String url, @Nullable String user, @Nullable String password) {
 
   /** Splits {@code url}; {@code redacted} is the URL as messages may show it. */
   static Credentials of(String url, String redacted) {

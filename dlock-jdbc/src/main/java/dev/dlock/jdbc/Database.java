@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Borrows a connection for one unit of work, bounds its waits and translates its failures. Why one
@@ -63,10 +64,10 @@ final class Database {
   private static final Executor DIRECT = Runnable::run;
 
   private final DataSource dataSource;
-  private final HikariDataSource hikari;
+  private final @Nullable HikariDataSource hikari;
   private final long readNanos;
   private volatile String description;
-  private volatile Remake remake;
+  private volatile @Nullable Remake remake;
   private volatile boolean networkTimeouts = true;
 
   /**
@@ -80,7 +81,7 @@ final class Database {
     this.readNanos = readTimeout.toNanos();
   }
 
-  private static HikariDataSource hikari(DataSource ds) {
+  private static @Nullable HikariDataSource hikari(DataSource ds) {
     try {
       return ds.isWrapperFor(HikariDataSource.class) ? ds.unwrap(HikariDataSource.class) : null;
     } catch (SQLException | RuntimeException | LinkageError e) {
@@ -171,8 +172,8 @@ final class Database {
       }
     }
 
-    /** Closes it, adding a failure to {@code cause} if there is one. */
-    void closeQuietly(Throwable cause) {
+    /** Closes it, adding a failure to {@code cause} if there is one; {@code cause} may be null. */
+    void closeQuietly(@Nullable Throwable cause) {
       try {
         close();
       } catch (SQLException | RuntimeException e) {
@@ -188,10 +189,11 @@ final class Database {
    * own connection timeout is the limit otherwise), with its reads bounded the same way.
    */
   Borrowed borrow() throws SQLException {
-    HikariPool pool = hikariPool();
-    Connection c = pool == null ? dataSource.getConnection()
+    HikariDataSource h = hikari;
+    HikariPool pool = h == null ? null : hikariPool(h);
+    Connection c = h == null || pool == null ? dataSource.getConnection()
         : pool.getConnection(millis(CallTimeout.boundNanos(
-            TimeUnit.MILLISECONDS.toNanos(hikari.getConnectionTimeout()))));
+            TimeUnit.MILLISECONDS.toNanos(h.getConnectionTimeout()))));
     Borrowed b = new Borrowed(c, -1);
     long read = CallTimeout.boundNanos(readNanos == 0 ? Long.MAX_VALUE : readNanos);
     if (read != Long.MAX_VALUE && networkTimeouts) {
@@ -208,9 +210,8 @@ final class Database {
     return b;
   }
 
-  private HikariPool hikariPool() {
-    return hikari != null && !hikari.isClosed() && hikari.getHikariPoolMXBean() instanceof HikariPool p
-        ? p : null;
+  private static @Nullable HikariPool hikariPool(HikariDataSource hikari) {
+    return !hikari.isClosed() && hikari.getHikariPoolMXBean() instanceof HikariPool p ? p : null;
   }
 
   /** The time this call may wait on a read, for work that waits at the server beyond that. */

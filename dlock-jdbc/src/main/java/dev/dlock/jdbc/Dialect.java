@@ -17,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,7 +47,8 @@ abstract class Dialect {
 
   final String table;
   private final int timeoutSeconds;
-  private Statements sql;
+  // Set by use() in each subclass constructor; read through statements().
+  private @Nullable Statements sql;
 
   Dialect(String table, int timeoutSeconds) {
     this.table = table;
@@ -136,26 +138,28 @@ abstract class Dialect {
   // ---- the lock row
 
   /** Grants {@code name} to {@code owner} if free or expired, with the next token; null if held. */
-  abstract Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException;
+  abstract @Nullable Long grant(Connection c, String name, String owner, long leaseMicros)
+      throws SQLException;
 
   /**
    * Moves the grant {@code g}, if still held, to {@code owner} with the next token and a new lease,
    * in one statement; the new token, or null if {@code g} was no longer held. Nobody is woken.
    */
-  abstract Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException;
+  abstract @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros)
+      throws SQLException;
 
   /** Extends the leases still held by their owner with their token; returns those extended. */
   abstract Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException;
 
   /** The "held" answer: the holder and its time left by the database clock. */
   Attempt held(Connection c, String name) throws SQLException {
-    try (PreparedStatement ps = prepare(c, sql.holder())) {
+    try (PreparedStatement ps = prepare(c, statements().holder())) {
       ps.setString(1, name);
       try (ResultSet rs = ps.executeQuery()) {
         if (!rs.next()) {
           return Attempt.held(Duration.ZERO, null);
         }
-        String owner = rs.getString(1);
+        @Nullable String owner = rs.getString(1); // SQL NULL when the row is free
         long micros = rs.getLong(2);
         if (owner == null || rs.wasNull() || micros <= 0) {
           return Attempt.held(Duration.ZERO, owner);
@@ -166,8 +170,9 @@ abstract class Dialect {
   }
 
   /** The unexpired grants of the given name (one or none), or of every name if {@code name} is null. */
-  List<LockInfo> inspect(Connection c, String name) throws SQLException {
+  List<LockInfo> inspect(Connection c, @Nullable String name) throws SQLException {
     List<LockInfo> found = new ArrayList<>();
+    Statements sql = statements();
     try (PreparedStatement ps = prepare(c, name == null ? sql.inspectAll() : sql.inspect())) {
       if (name != null) {
         ps.setString(1, name);
@@ -187,7 +192,7 @@ abstract class Dialect {
 
   /** Clears owner and expiry if (name, owner, token) still holds an unexpired lease; keeps the row. */
   boolean release(Connection c, Grant g) throws SQLException {
-    return update(c, sql.release(), g.name(), g.owner(), g.token()) == 1;
+    return update(c, statements().release(), g.name(), g.owner(), g.token()) == 1;
   }
 
   /**
@@ -221,7 +226,7 @@ abstract class Dialect {
     if (!release(c, g)) {
       return Released.NOT_HELD;
     }
-    try (PreparedStatement ps = prepare(c, sql.queued())) {
+    try (PreparedStatement ps = prepare(c, statements().queued())) {
       ps.setString(1, g.name());
       try (ResultSet rs = ps.executeQuery()) {
         return queue(rs);
@@ -236,19 +241,19 @@ abstract class Dialect {
 
   /** Clears owner and expiry if {@code owner} holds the row, whatever its token or expiry. */
   boolean clear(Connection c, String name, String owner) throws SQLException {
-    return update(c, sql.clear(), name, owner) == 1;
+    return update(c, statements().clear(), name, owner) == 1;
   }
 
   // ---- the waiter queue
 
   /** Queues {@code owner} for {@code name} (keeping its place if queued) and marks it seen now. */
   void arm(Connection c, String name, String owner, String inbox) throws SQLException {
-    update(c, sql.arm(), name, owner, inbox);
+    update(c, statements().arm(), name, owner, inbox);
   }
 
   /** Removes {@code owner}'s place in the queue of {@code name}. */
   void leave(Connection c, String name, String owner) throws SQLException {
-    update(c, sql.leave(), name, owner);
+    update(c, statements().leave(), name, owner);
   }
 
   /**
@@ -256,7 +261,7 @@ abstract class Dialect {
    * database can, notifies its inbox in the same transaction. Its removal is the wake-up.
    */
   void wakeNext(Connection c, String name, long liveMicros) throws SQLException {
-    try (PreparedStatement ps = prepare(c, sql.wakeNext())) {
+    try (PreparedStatement ps = prepare(c, statements().wakeNext())) {
       ps.setString(1, name);
       ps.setLong(2, liveMicros);
       ps.execute();
@@ -268,15 +273,15 @@ abstract class Dialect {
    * returns how many rows of {@code inbox} it found.
    */
   int heartbeat(Connection c, String inbox, long purgeMicros) throws SQLException {
-    int seen = update(c, sql.heartbeat(), inbox);
-    update(c, sql.purge(), purgeMicros);
+    int seen = update(c, statements().heartbeat(), inbox);
+    update(c, statements().purge(), purgeMicros);
     return seen;
   }
 
   /** The owners still queued for {@code inbox}; one that is gone was woken (or purged). */
   Set<String> inboxOwners(Connection c, String inbox) throws SQLException {
     Set<String> owners = new HashSet<>();
-    try (PreparedStatement ps = prepare(c, sql.inboxOwners())) {
+    try (PreparedStatement ps = prepare(c, statements().inboxOwners())) {
       ps.setString(1, inbox);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -288,8 +293,8 @@ abstract class Dialect {
   }
 
   /** Runs a grant statement that returns the new token as its one row, or no row when held. */
-  final Long queryToken(Connection c, String statement, String name, String owner, long leaseMicros)
-      throws SQLException {
+  final @Nullable Long queryToken(Connection c, String statement, String name, String owner,
+      long leaseMicros) throws SQLException {
     try (PreparedStatement ps = prepare(c, statement)) {
       ps.setString(1, name);
       ps.setString(2, owner);
@@ -315,7 +320,7 @@ abstract class Dialect {
   }
 
   /** Runs a hand-off statement that returns the new token as its one row, or no row. */
-  final Long queryHandOff(Connection c, String statement, Grant g, String owner, long leaseMicros)
+  final @Nullable Long queryHandOff(Connection c, String statement, Grant g, String owner, long leaseMicros)
       throws SQLException {
     try (PreparedStatement ps = bindHandOff(prepare(c, statement), g, owner, leaseMicros);
         ResultSet rs = ps.executeQuery()) {
@@ -361,9 +366,9 @@ abstract class Dialect {
     return renewed;
   }
 
-  /** Removes every waiter of {@code inbox}: the client is closing. */
-  void leaveAll(Connection c, String inbox) throws SQLException {
-    update(c, sql.leaveAll(), inbox);
+  /** Removes every waiter of {@code inbox}: the client is closing. Returns how many it removed. */
+  int leaveAll(Connection c, String inbox) throws SQLException {
+    return update(c, statements().leaveAll(), inbox);
   }
 
   // ---- helpers
@@ -389,6 +394,15 @@ abstract class Dialect {
     } finally {
       c.setAutoCommit(true);
     }
+  }
+
+  /** The statements; a subclass that never called use() is a bug, reported as such. */
+  private Statements statements() {
+    Statements s = sql;
+    if (s == null) {
+      throw new IllegalStateException(getClass().getSimpleName() + " never called use(...)");
+    }
+    return s;
   }
 
   final String sql(String template) {

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * H2 2.x. Why these statements: a MERGE whose WHEN MATCHED branch carries the expiry test grants
@@ -112,7 +113,7 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
+  @Nullable Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
     try {
       return queryToken(c, grant, name, owner, leaseMicros);
     } catch (SQLException e) {
@@ -124,7 +125,7 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
+  @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
     return queryHandOff(c, handOff, g, owner, leaseMicros);
   }
 

@@ -72,10 +72,7 @@ final class InboxPoller extends Inbox {
 
   @Override
   void beat() {
-    db.run("refresh the waiters of inbox " + id, c -> {
-      dialect.heartbeat(c, id, PURGE.toNanos() / 1000);
-      return null;
-    });
+    db.run("refresh the waiters of inbox " + id, c -> dialect.heartbeat(c, id, PURGE.toNanos() / 1000));
   }
 
   @Override

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens {@code jdbc:} URLs for {@code LockClient.connect}, such as
@@ -63,29 +64,29 @@ public final class JdbcBackendProvider implements LockBackendProvider {
    * parameter of that name in seconds and MariaDB's in milliseconds, so the unit must be written.
    */
   private static Duration connectTimeout(String value, String redacted) {
-    String problem = null;
-    Duration d = null;
     if (value.matches("\\d+")) {
-      problem = "needs a unit, such as 2s or 500ms";
-    } else {
-      try {
-        d = Urls.positiveDuration("connectTimeout", value);
-      } catch (IllegalArgumentException e) {
-        problem = "must be a duration such as 2s or 500ms";
-      }
+      throw badConnectTimeout("needs a unit, such as 2s or 500ms", value, redacted, null);
     }
-    if (d != null && (d.compareTo(Duration.ofMillis(250)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0)) {
-      problem = "must be 250ms to 10m";
+    Duration d;
+    try {
+      d = Urls.positiveDuration("connectTimeout", value);
+    } catch (IllegalArgumentException e) {
+      throw badConnectTimeout("must be a duration such as 2s or 500ms", value, redacted, e);
     }
-    if (problem != null) {
-      throw new IllegalArgumentException(String.format("connectTimeout %s, was '%s' in %s", problem,
-          value, redacted));
+    if (d.compareTo(Duration.ofMillis(250)) < 0 || d.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw badConnectTimeout("must be 250ms to 10m", value, redacted, null);
     }
     return d;
   }
 
+  private static IllegalArgumentException badConnectTimeout(String problem, String value, String redacted,
+      @Nullable Throwable cause) {
+    return new IllegalArgumentException(String.format("connectTimeout %s, was '%s' in %s", problem,
+        value, redacted), cause);
+  }
+
   /** A URL with one dlock parameter taken out, and that parameter's value (null if absent). */
-  private record Taken(String rest, String value) {}
+  private record Taken(String rest, @Nullable String value) {}
 
   private static Taken take(String url, String param, String redacted) {
     Matcher m = Pattern.compile("([?&;])" + param + "=([^&;]*)").matcher(url);

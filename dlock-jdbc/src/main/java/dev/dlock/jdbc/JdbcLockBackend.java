@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lease locks (scheme S1) in a database table, on PostgreSQL 9.5+, MariaDB 10.6+, MySQL 8.0.17+ and
@@ -78,8 +79,8 @@ public final class JdbcLockBackend {
 
   /** Configures a JDBC lock backend. Not thread-safe. */
   public static final class Builder {
-    private DataSource dataSource;
-    private String url;
+    private @Nullable DataSource dataSource;
+    private @Nullable String url;
     private String table = DEFAULT_TABLE;
     private boolean createTable = true;
     private Duration queryTimeout = DEFAULT_QUERY_TIMEOUT;
@@ -219,10 +220,10 @@ public final class JdbcLockBackend {
       if (url == null) {
         throw new IllegalStateException("a JDBC lock backend needs a dataSource(...) or a url(...)");
       }
-      return fromUrl();
+      return fromUrl(url);
     }
 
-    private LockBackend fromUrl() {
+    private LockBackend fromUrl(String url) {
       String redacted = Urls.redact(url);
       Credentials login = Credentials.of(url, redacted);
       Driver driver;

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,10 +48,10 @@ final class LeaseBackend implements LockBackend, HandsOff {
   private final boolean createTable;
   private final int timeoutSeconds;
   private final PgListener.Opener listenOpener;
-  private final AutoCloseable pool;
+  private final @Nullable AutoCloseable pool;
   private final Waiters waiters = new Waiters();
-  private volatile Dialect dialect;
-  private volatile Inbox inbox;
+  private volatile @Nullable Dialect dialect;
+  private volatile @Nullable Inbox inbox;
   private volatile int maxNameLength = 255;
   private volatile boolean closed;
 
@@ -63,7 +64,7 @@ final class LeaseBackend implements LockBackend, HandsOff {
    * @param pool                 closed with this backend when the backend created it, else null
    */
   LeaseBackend(Database db, boolean describeFromDatabase, String table, boolean createTable,
-      Duration queryTimeout, PgListener.Opener listenOpener, AutoCloseable pool) {
+      Duration queryTimeout, PgListener.Opener listenOpener, @Nullable AutoCloseable pool) {
     this.db = db;
     this.describeFromDatabase = describeFromDatabase;
     this.table = table;
@@ -121,7 +122,7 @@ final class LeaseBackend implements LockBackend, HandsOff {
     Duration leaseTime = request.leaseTime();
     boolean willWait = request.willWait();
     Dialect d = dialect();
-    Inbox in = inbox;
+    Inbox in = inbox();
     long micros = micros(leaseTime);
     return db.run("acquire lock '" + name + "'", c -> {
       Long token = d.grant(c, name, owner, micros);
@@ -195,8 +196,10 @@ final class LeaseBackend implements LockBackend, HandsOff {
   public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     Dialect d = dialect();
     long micros = micros(leaseTime);
-    Long token = db.run("hand over lock '" + grant.name() + "'", c -> d.handOff(c, grant, owner, micros));
-    return token == null ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
+    return db.run("hand over lock '" + grant.name() + "'", c -> {
+      Long token = d.handOff(c, grant, owner, micros);
+      return token == null ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
+    });
   }
 
   @Override
@@ -213,10 +216,11 @@ final class LeaseBackend implements LockBackend, HandsOff {
       // A grant whose answer never reached the engine is released here. Like a release, this
       // locks the lock row before any queue row, so the two cannot deadlock.
       return Dialect.inTransaction(c, () -> {
-        if (d.clear(c, name, owner)) {
+        boolean cleared = d.clear(c, name, owner);
+        if (cleared) {
           d.wakeNext(c, name, Inbox.LIVE.toNanos() / 1000);
         }
-        return null;
+        return cleared;
       });
     });
   }
@@ -253,15 +257,13 @@ final class LeaseBackend implements LockBackend, HandsOff {
     closed = true;
     Inbox in = inbox;
     Dialect d = dialect;
-    if (in != null) {
+    if (in != null && d != null) { // start sets dialect first, so both are set or in is null
       in.close();
       try {
         // Bounded: releases skip these rows soon anyway, and a close must not wait out a dead server.
         if (waiters.everArmed()) {
-          CallTimeout.within(CLOSE_NANOS, () -> db.run("leave the waiter queue", c -> {
-            d.leaveAll(c, in.id);
-            return null;
-          }));
+          CallTimeout.within(CLOSE_NANOS,
+              () -> db.run("leave the waiter queue", c -> d.leaveAll(c, in.id)));
         }
       } catch (RuntimeException e) {
         log.warn("dlock: could not remove the queued waiters of {}; releases skip them after {}: {}",
@@ -286,6 +288,15 @@ final class LeaseBackend implements LockBackend, HandsOff {
       throw new IllegalStateException("backend " + describe() + " is not started");
     }
     return d;
+  }
+
+  /** The inbox; start sets it just after the dialect, and a call in between finds no backend yet. */
+  private Inbox inbox() {
+    Inbox in = inbox;
+    if (in == null) {
+      throw new IllegalStateException("backend " + describe() + " is not started");
+    }
+    return in;
   }
 
   private static long micros(Duration d) {

@@ -9,6 +9,7 @@ import java.sql.Statement;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * MariaDB and MySQL. Why not INSERT ... ON DUPLICATE KEY UPDATE for the grant: its SET clauses see
@@ -131,7 +132,7 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
-  Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
+  @Nullable Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(grant, Statement.RETURN_GENERATED_KEYS)) {
       ps.setQueryTimeout(timeoutSeconds());
       ps.setString(1, owner);
@@ -158,7 +159,7 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
-  Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
+  @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(handOff, Statement.RETURN_GENERATED_KEYS)) {
       ps.setQueryTimeout(timeoutSeconds());
       return bindHandOff(ps, g, owner, leaseMicros).executeUpdate() == 1 ? newToken(c, ps) : null;

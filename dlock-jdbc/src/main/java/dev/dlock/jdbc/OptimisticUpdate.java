@@ -11,6 +11,7 @@ import java.util.function.LongFunction;
 import java.util.function.LongUnaryOperator;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Optimistic versioned updates of one numeric column (scheme S2), such as the stock of a flash
@@ -51,13 +52,14 @@ public final class OptimisticUpdate {
   private final int maxConflicts;
   private final Retry retry;
 
-  private OptimisticUpdate(Builder b) {
-    this.db = new Database(b.dataSource, "DataSource " + b.dataSource.getClass().getName(), Duration.ZERO);
-    this.table = b.table;
-    this.select = String.format("SELECT %s, %s FROM %s WHERE %s = ?", b.valueColumn, b.versionColumn,
-        b.table, b.keyColumn);
+  private OptimisticUpdate(DataSource dataSource, String table, String keyColumn, String valueColumn,
+      String versionColumn, Builder b) {
+    this.db = new Database(dataSource, "DataSource " + dataSource.getClass().getName(), Duration.ZERO);
+    this.table = table;
+    this.select = String.format("SELECT %s, %s FROM %s WHERE %s = ?", valueColumn, versionColumn,
+        table, keyColumn);
     this.update = String.format("UPDATE %1$s SET %2$s = ?, %3$s = %3$s + 1 WHERE %4$s = ? AND %3$s = ?",
-        b.table, b.valueColumn, b.versionColumn, b.keyColumn);
+        table, valueColumn, versionColumn, keyColumn);
     this.maxConflicts = b.maxConflicts;
     this.retry = new Retry(b.firstPause, b.maxPause);
   }
@@ -114,18 +116,17 @@ public final class OptimisticUpdate {
 
   /** (value, version) of the row, or a LockException naming the key. */
   private long[] read(Object key) {
-    long[] row = db.run("read key '" + key + "' of table '" + table + "'", c -> {
+    return db.run("read key '" + key + "' of table '" + table + "'", c -> {
       try (PreparedStatement ps = c.prepareStatement(select)) {
         ps.setObject(1, key);
         try (ResultSet rs = ps.executeQuery()) {
-          return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : null;
+          if (!rs.next()) {
+            throw new LockException(String.format("table '%s' has no row with key '%s'", table, key));
+          }
+          return new long[] {rs.getLong(1), rs.getLong(2)};
         }
       }
     });
-    if (row == null) {
-      throw new LockException(String.format("table '%s' has no row with key '%s'", table, key));
-    }
-    return row;
   }
 
   private boolean write(Object key, long value, long version) {
@@ -141,11 +142,11 @@ public final class OptimisticUpdate {
 
   /** Configures an {@link OptimisticUpdate}. Not thread-safe. */
   public static final class Builder {
-    private DataSource dataSource;
-    private String table;
-    private String keyColumn;
-    private String valueColumn;
-    private String versionColumn;
+    private @Nullable DataSource dataSource;
+    private @Nullable String table;
+    private @Nullable String keyColumn;
+    private @Nullable String valueColumn;
+    private @Nullable String versionColumn;
     private int maxConflicts = 10;
     private Duration firstPause = Duration.ofMillis(5);
     private Duration maxPause = Duration.ofMillis(200);
@@ -211,13 +212,16 @@ public final class OptimisticUpdate {
 
     /** The helper; throws IllegalStateException naming the first missing setting. */
     public OptimisticUpdate build() {
-      String missing = dataSource == null ? "dataSource" : table == null ? "table"
-          : keyColumn == null ? "keyColumn" : valueColumn == null ? "valueColumn"
-          : versionColumn == null ? "versionColumn" : null;
-      if (missing != null) {
-        throw new IllegalStateException("an OptimisticUpdate needs " + missing + "(...)");
+      return new OptimisticUpdate(required(dataSource, "dataSource"), required(table, "table"),
+          required(keyColumn, "keyColumn"), required(valueColumn, "valueColumn"),
+          required(versionColumn, "versionColumn"), this);
+    }
+
+    private static <T> T required(@Nullable T setting, String name) {
+      if (setting == null) {
+        throw new IllegalStateException("an OptimisticUpdate needs " + name + "(...)");
       }
-      return new OptimisticUpdate(this);
+      return setting;
     }
 
     private static String identifier(String what, String value) {

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
@@ -28,7 +29,7 @@ final class PgListener extends Inbox {
 
   private final Opener opener;
   private final PostgresDialect dialect;
-  private volatile Connection connection;
+  private volatile @Nullable Connection connection;
   private volatile int ownReadTimeout;
   private long lastUse;
 
@@ -59,7 +60,7 @@ final class PgListener extends Inbox {
 
   @Override
   void step() throws SQLException {
-    Connection c = connection;
+    Connection c = connection();
     PGNotification[] notes = c.unwrap(PGConnection.class).getNotifications(READ_MILLIS);
     if (notes != null) {
       for (PGNotification n : notes) {
@@ -86,10 +87,19 @@ final class PgListener extends Inbox {
   @Override
   void beat() throws SQLException {
     int armed = waiters.snapshot().size();
-    if (dialect.heartbeat(connection, id, PURGE.toNanos() / 1000) < armed) {
+    if (dialect.heartbeat(connection(), id, PURGE.toNanos() / 1000) < armed) {
       wakeAll();
     }
     lastUse = ticker.read();
+  }
+
+  /** The LISTEN connection; null only once close() dropped it, and the failure then ends the loop. */
+  private Connection connection() throws SQLException {
+    Connection c = connection;
+    if (c == null) {
+      throw new SQLException("the LISTEN connection of inbox " + id + " is closed");
+    }
+    return c;
   }
 
   @Override
@@ -117,7 +127,7 @@ final class PgListener extends Inbox {
   }
 
   /** Closes {@code c}, with the read timeout it came with, should it go back to a pool. */
-  private void close(Connection c) {
+  private void close(@Nullable Connection c) {
     if (c != null) {
       try {
         c.setNetworkTimeout(Runnable::run, ownReadTimeout);

@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * PostgreSQL. Why these statements: an upsert whose DO UPDATE carries the expiry test grants a free
@@ -114,12 +115,12 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
-  Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
+  @Nullable Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
     return queryToken(c, grant, name, owner, leaseMicros);
   }
 
   @Override
-  Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
+  @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
     return queryHandOff(c, handOff, g, owner, leaseMicros);
   }
 

@@ -1,8 +1,10 @@
 package dev.dlock.jdbc;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The package's one retry loop: runs an attempt until it gives an answer, pausing between attempts
@@ -19,8 +21,8 @@ final class Retry {
     Answer<T> run(int n) throws X;
   }
 
-  /** An attempt's answer: a result (which may be null), or "run me again". */
-  record Answer<T>(boolean done, T result) {}
+  /** An attempt's answer: a result, or "run me again" (whose result is null). */
+  record Answer<T>(boolean done, @Nullable T result) {}
 
   private static final Answer<?> AGAIN = new Answer<>(false, null);
   private final long firstPauseNanos;
@@ -47,7 +49,7 @@ final class Retry {
     for (int n = 1; ; n++) {
       Answer<T> answer = attempt.run(n);
       if (answer.done()) {
-        return answer.result();
+        return Objects.requireNonNull(answer.result(), "the result of a done answer");
       }
       LockSupport.parkNanos(pauseNanos(n));
     }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The lock table and its waiter queue: their names, creation and shape. Why a check at start: a
@@ -146,7 +147,7 @@ final class Schema {
   private enum Kind { TEXT, BIGINT, TIME }
 
   /** Column name (lower case) to its metadata, or null if the table cannot be read. */
-  private static Map<String, Column> columns(Connection c, String table) throws SQLException {
+  private static @Nullable Map<String, Column> columns(Connection c, String table) throws SQLException {
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery("SELECT * FROM " + table + " WHERE 1 = 0")) {
       ResultSetMetaData md = rs.getMetaData();
@@ -216,9 +217,6 @@ final class Schema {
   }
 
   private static String fold(DatabaseMetaData meta, String identifier) throws SQLException {
-    if (identifier == null) {
-      return null;
-    }
     if (meta.storesUpperCaseIdentifiers()) {
       return identifier.toUpperCase(Locale.ROOT);
     }

@@ -15,10 +15,12 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,16 +47,16 @@ final class SessionBackend implements LockBackend, WaitsAtServer {
   private final String table;
   private final boolean createTable;
   private final int timeoutSeconds;
-  private final AutoCloseable pool;
+  private final @Nullable AutoCloseable pool;
   private final Map<String, Pinned> pinned = new ConcurrentHashMap<>();
   private final ServerWait wait = new ServerWait();
-  private volatile SessionDialect dialect;
-  private volatile Dialect leaseDialect;
+  private volatile @Nullable SessionDialect dialect;
+  private volatile @Nullable Dialect leaseDialect;
   private volatile int maxNameLength = 255;
   private volatile boolean closed;
 
   SessionBackend(Database db, boolean describeFromDatabase, String table,
-      boolean createTable, Duration queryTimeout, AutoCloseable pool) {
+      boolean createTable, Duration queryTimeout, @Nullable AutoCloseable pool) {
     this.db = db;
     this.describeFromDatabase = describeFromDatabase;
     this.table = table;
@@ -167,9 +169,11 @@ final class SessionBackend implements LockBackend, WaitsAtServer {
     log.warn("dlock: the lock table '{}' of {} is missing; making it again", table, describe());
     try {
       db.run("make the lock table '" + table + "' again", c -> {
-        Schema.prepare(c, leaseDialect, createTable);
+        // start sets leaseDialect before dialect, which the caller has read: it is set.
+        Dialect lease = Objects.requireNonNull(leaseDialect, "leaseDialect");
+        int maxName = Schema.prepare(c, lease, createTable);
         dialect().prepare(c);
-        return null;
+        return maxName; // unused: run needs an answer
       });
     } catch (RuntimeException again) {
       again.addSuppressed(e);

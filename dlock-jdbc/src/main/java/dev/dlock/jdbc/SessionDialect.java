@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HexFormat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The SQL of the S3 session lock, one subclass per database. Why a separate family from
@@ -24,7 +25,7 @@ import java.util.HexFormat;
 abstract class SessionDialect {
   /** Where a blocking statement is published so another thread can cancel it. */
   static final class Cancel {
-    private volatile Statement running;
+    private volatile @Nullable Statement running;
     private volatile boolean cancelled;
 
     /** Publishes {@code s}; throws if a cancel already came, so the statement never starts. */
@@ -116,7 +117,8 @@ abstract class SessionDialect {
     return template.replace("{table}", table).replace("{micros}", clockMicros);
   }
 
-  static Boolean queryBoolean(PreparedStatement ps) throws SQLException {
+  /** The first row's boolean, or null if it is SQL NULL. */
+  static @Nullable Boolean queryBoolean(PreparedStatement ps) throws SQLException {
     try (ResultSet rs = ps.executeQuery()) {
       rs.next();
       boolean b = rs.getBoolean(1);

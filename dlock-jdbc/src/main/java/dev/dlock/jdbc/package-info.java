@@ -5,4 +5,7 @@
  * Open it with {@code LockClient.connect("jdbc:...")} ({@link dev.dlock.jdbc.JdbcBackendProvider})
  * or build it on a DataSource with {@link dev.dlock.jdbc.JdbcLockBackend#builder()}.
  */
+@NullMarked
 package dev.dlock.jdbc;
+
+import org.jspecify.annotations.NullMarked;

@@ -13,6 +13,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.SocketFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Not API. The sockets of dlock's PostgreSQL LISTEN connection, named to the PostgreSQL driver by
@@ -71,7 +72,8 @@ public final class NoWaitProbeSocketFactory extends SocketFactory {
     return connected(new InetSocketAddress(host, port), new InetSocketAddress(localHost, localPort));
   }
 
-  private static Socket connected(InetSocketAddress remote, InetSocketAddress local) throws IOException {
+  private static Socket connected(InetSocketAddress remote, @Nullable InetSocketAddress local)
+      throws IOException {
     Socket s = new ProbeSocket();
     try {
       if (local != null) {
@@ -92,8 +94,8 @@ public final class NoWaitProbeSocketFactory extends SocketFactory {
     private final AtomicLong shortcuts = new AtomicLong();
     private volatile int timeout;
     private volatile Opening opening = Opening.START;
-    private InputStream in;
-    private OutputStream out;
+    private @Nullable InputStream in;
+    private @Nullable OutputStream out;
 
     @Override
     public synchronized void setSoTimeout(int timeout) throws SocketException {
