@@ -45,11 +45,12 @@ final class ReadWriteQueue {
 
   /** Creates the node if needed, then grants, or watches the one node it waits for. */
   Attempt queue(Contender c, boolean willWait) {
+    long tried = session.now();
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
         if (queueNodes.enter(c)) {
-          return grant(c);
+          return queueNodes.granted(c, token(c));
         }
       }
       List<String> queue = Nodes.rwQueue(
@@ -62,7 +63,12 @@ final class ReadWriteQueue {
       }
       String ahead = blocker(c, queue, i, Nodes.side(mine));
       if (ahead == null) {
-        return grant(c);
+        Attempt a = queueNodes.grantFound(c, token(c), tried);
+        if (a != null) {
+          return a;
+        }
+        c.node = null; // its session ended, or is ending, while it waited: queue again
+        continue;
       }
       String holder = Nodes.rwOwnerOf(queue.get(0));
       if (!willWait) {
@@ -77,12 +83,10 @@ final class ReadWriteQueue {
     }
   }
 
-  private static Attempt grant(Contender c) {
+  private static long token(Contender c) {
     // Twice the czxid, and one more for a downgrade: a downgraded reader's token then lies
     // between its writer's and that of any node made later, such as a writer queued behind.
-    c.token = c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.zxid;
-    c.granted = true;
-    return Attempt.granted(c.token);
+    return c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.zxid;
   }
 
   /** The node that {@code queue.get(i)} waits for, or null if it may hold now. */

@@ -36,6 +36,7 @@ final class SemaphoreQueue {
   /** Creates the node if needed, then grants, or watches the nodes whose deletion may let it in. */
   Attempt queue(Contender c, boolean willWait) {
     int n = c.permits;
+    long tried = session.now();
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
@@ -56,12 +57,15 @@ final class SemaphoreQueue {
         continue;
       }
       if (i < n) {
-        c.token = c.zxid;
-        c.granted = true;
+        Attempt a = queueNodes.grantFound(c, c.zxid, tried);
+        if (a == null) {
+          c.node = null; // its session ended, or is ending, while it waited: queue again
+          continue;
+        }
         if (n > 1 && i + 1 < queue.size()) {
           touch(c); // the node behind may be a waiter watching only this one
         }
-        return Attempt.granted(c.token);
+        return a;
       }
       String holder = Nodes.ownerOf(queue.get(0));
       if (!willWait) {
