@@ -1,6 +1,7 @@
 package dev.dlock.spi;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A capability of a {@link LockBackend} that can pass an exclusive grant straight to another owner
@@ -25,5 +26,5 @@ public interface HandsOff {
    *         forbid hand-offs), and the engine then releases {@code grant}. Nothing changes unless
    *         the new grant is returned.
    */
-  Attempt handOff(Grant grant, String owner, Duration leaseTime);
+  @Nullable Attempt handOff(Grant grant, String owner, Duration leaseTime);
 }
