@@ -256,7 +256,7 @@ final class QueueNodes {
 
   /** Whether the contender's node still stands in its session, as of a sync sent now. */
   private boolean confirmed(Contender c) {
-    String node = c.node;
+    String node = c.createdNode();
     long sid = c.sessionId;
     return session.call("confirm that " + c.kind + " lock '" + c.name + "' is granted", zk -> {
       if (zk.sessionId() != sid) {
@@ -270,7 +270,7 @@ final class QueueNodes {
   }
 
   /** This client's contender of {@code owner}, or null. */
-  Contender contender(String owner) {
+  @Nullable Contender contender(String owner) {
     return contenders.get(owner);
   }
 
@@ -283,6 +283,6 @@ final class QueueNodes {
     c.headGone = false;
     c.watched = path;
     c.watchedIsHead = head;
-    return session.call("watch " + path, zk -> zk.exists(path, c.watcher)) != null;
+    return session.call("watch " + path, zk -> zk.exists(path, c.watcher) != null);
   }
 }

@@ -51,7 +51,7 @@ final class SemaphoreQueue {
             c.name, l.permits, n));
       }
       List<String> queue = Nodes.queue(l.children);
-      int i = queue.indexOf(Nodes.child(c.node));
+      int i = queue.indexOf(Nodes.child(c.createdNode()));
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
         continue;
@@ -130,15 +130,15 @@ final class SemaphoreQueue {
 
   /** Wakes the waiter behind a newly granted one, which watches this node, by changing its data. */
   private void touch(Contender c) {
-    String node = c.node;
+    String node = c.createdNode();
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
     session.call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
       try {
         zk.setData(node, data);
+        return true;
       } catch (KeeperException.NoNodeException e) {
-        // Its session ended: the deletion woke the successor instead.
+        return false; // its session ended: the deletion woke the successor instead
       }
-      return null;
     });
   }
 }

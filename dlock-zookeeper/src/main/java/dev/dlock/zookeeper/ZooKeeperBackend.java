@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -25,6 +26,7 @@ import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The S12 exclusive lock, and the entry point of every other kind. Each contender creates an
@@ -58,7 +60,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
   private final HeldNodes held;
   private final ReadWriteQueue readWrite;
   private final SemaphoreQueue semaphore;
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
 
   ZooKeeperBackend(ZkSession session) {
     this.session = session;
@@ -167,7 +169,10 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
       }
       if (event.getType() != Watcher.Event.EventType.None && contenders.get(owner) == c && !c.granted) {
         wakeUps.incrementAndGet();
-        context.released(name);
+        BackendContext ctx = context;
+        if (ctx != null) { // set at start, before any request, so before any watch
+          ctx.released(name);
+        }
       }
     };
     return c;
@@ -191,7 +196,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
         continue;
       }
       List<String> queue = Nodes.queue(queueNodes.children(c.dir, "list the queue of lock '" + c.name + "'"));
-      int i = queue.indexOf(Nodes.child(c.node));
+      int i = queue.indexOf(Nodes.child(c.createdNode()));
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
         continue;
@@ -260,7 +265,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
    * {@link #inspect} reports meanwhile.
    */
   @Override
-  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+  public @Nullable Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     session.checkOpen();
     Contender c = contenders.get(grant.owner());
     if (c == null || !c.holds(grant) || c.sessionId != session.sessionId()) {
@@ -337,8 +342,9 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
         Requests.Data node = zk.getData(dir + "/" + queue.get(0));
         byte[] data = node.data();
         Stat stat = node.stat();
-        String owner = data != null && data.length > 0
-            ? new String(data, StandardCharsets.UTF_8) : Nodes.ownerOf(queue.get(0));
+        String head = queue.get(0); // a contender's node (Nodes.queue keeps no other), so it names its owner
+        String owner = data != null && data.length > 0 ? new String(data, StandardCharsets.UTF_8)
+            : Objects.requireNonNull(Nodes.ownerOf(head), () -> "not a contender's node: " + head);
         // The holder keeps the lock while its session lives: at most a session timeout past its
         // last contact. This client's negotiated timeout stands in for the holder's. The token is
         // that of the node's first grant; hand-offs within its client since are not on the server.
