@@ -3,6 +3,7 @@ package dev.dlock.zookeeper;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
 import org.apache.zookeeper.Watcher;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One owner's place in one lock's queue: its node, the session that created it, and the one
@@ -22,9 +23,10 @@ final class Contender {
   final byte[] dirData;
   /** For a semaphore, the permits it was asked with; else 1. */
   final int permits;
-  volatile Watcher watcher;
+  /** Set by the backend right after it makes the contender; null only until then. */
+  volatile @Nullable Watcher watcher;
   /** The node's full path once created, else null. */
-  volatile String node;
+  volatile @Nullable String node;
   /** The node's czxid, which orders it among every node of every lock. */
   volatile long zxid;
   /** The token of its grant, made from {@link #zxid} by the recipe that granted it. */
@@ -34,7 +36,7 @@ final class Contender {
   /** A create was sent whose answer never came: the node may exist and must be looked for. */
   volatile boolean uncertain;
   /** The node it watches, and whether that node was the head of the queue when the watch was set. */
-  volatile String watched;
+  volatile @Nullable String watched;
   volatile boolean watchedIsHead;
   /**
    * The watched head was deleted: this contender is first now, as no node made later can rank
@@ -61,6 +63,15 @@ final class Contender {
     this.prefix = prefix;
     this.dirData = dirData;
     this.permits = permits;
+  }
+
+  /** Its node's path where it must have one: once queued, and so once granted. */
+  String createdNode() {
+    String n = node;
+    if (n == null) {
+      throw new IllegalStateException(String.format("%s has no node for %s lock '%s'", owner, kind, name));
+    }
+    return n;
   }
 
   Grant grant() {

@@ -8,12 +8,14 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches and checks the nodes of this client's grants, of every kind. Why: a grant is its node,
@@ -31,7 +33,7 @@ import org.apache.zookeeper.data.Stat;
 final class HeldNodes implements Watcher {
   private final ZkSession session;
   private final Map<String, Contender> contenders;
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
 
   HeldNodes(ZkSession session, Map<String, Contender> contenders) {
     this.session = session;
@@ -50,7 +52,7 @@ final class HeldNodes implements Watcher {
     } catch (Exception e) {
       return; // no connection: the renewal, or the end of the session, will tell
     }
-    Requests.existsAsync(zk, c.node, this).whenComplete((stat, error) -> {
+    Requests.existsAsync(zk, c.createdNode(), this).whenComplete((stat, error) -> {
       if (error == null && !sameNode(c, stat)) {
         lose(c, "was deleted right after it was granted");
       }
@@ -85,7 +87,8 @@ final class HeldNodes implements Watcher {
     }
     Grant g = c.grant();
     String reason = String.format("its node %s on %s %s", c.node, session.url.redacted(), what);
-    session.report(() -> context.lost(g, reason));
+    BackendContext ctx = Objects.requireNonNull(context, "context, set at start");
+    session.report(() -> ctx.lost(g, reason));
   }
 
   /**
@@ -123,7 +126,7 @@ final class HeldNodes implements Watcher {
       CompletableFuture<Void> synced = zk.syncLater();
       List<CompletableFuture<Stat>> stats = new ArrayList<>(held.size());
       for (Contender c : held) {
-        stats.add(zk.existsLater(c.node, this)); // sets the watch again, should it have fired
+        stats.add(zk.existsLater(c.createdNode(), this)); // sets the watch again, should it have fired
       }
       zk.await(synced);
       for (int i = 0; i < ok.length; i++) {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Paths and node names. An exclusive lock {@code name} lives in {@code <chroot>/dlock/locks/<name>},
@@ -72,7 +73,7 @@ final class Nodes {
   }
 
   /** The owner of a read-write node. */
-  static String rwOwnerOf(String child) {
+  static @Nullable String rwOwnerOf(String child) {
     return ownerOf(child.substring(child.indexOf('-') + 1));
   }
 
@@ -103,7 +104,7 @@ final class Nodes {
   }
 
   /** The owner a contender's node belongs to, or null for a foreign child. */
-  static String ownerOf(String child) {
+  static @Nullable String ownerOf(String child) {
     return isContender(child) ? decode(child.substring(0, child.length() - SEQ_DIGITS - 1)) : null;
   }
 
@@ -133,7 +134,7 @@ final class Nodes {
   }
 
   /** The node made with {@code prefix} among {@code children}, or null. */
-  static String find(List<String> children, String p) {
+  static @Nullable String find(List<String> children, String p) {
     for (String c : children) {
       if (c.startsWith(p) && c.length() == p.length() + SEQ_DIGITS && isContender(c)) {
         return c;

@@ -1,16 +1,19 @@
 package dev.dlock.zookeeper;
 
 import dev.dlock.BackendUnavailableException;
+import dev.dlock.spi.Attempt;
 import dev.dlock.spi.LockKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.OpResult;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * cannot be deleted in time is left to a background thread rather than leaked. The recipes decide
  * who holds; this class only keeps their nodes straight. It is also the context the three recipes
  * (the exclusive lock in the backend, {@link ReadWriteQueue}, {@link SemaphoreQueue}) share: the
- * backend makes it and passes it down, so no recipe reaches back into the backend.
+ * backend makes it and passes it down, so no recipe reaches back into the backend. It also holds
+ * the one rule by which every recipe grants ({@link #granted}, {@link #grantFound}).
  */
 final class QueueNodes {
   private static final Logger log = LoggerFactory.getLogger(QueueNodes.class);
@@ -212,8 +216,61 @@ final class QueueNodes {
     });
   }
 
+  /** Grants {@code token} to a contender whose create just told it that it is alone ({@link #enter}). */
+  Attempt granted(Contender c, long token) {
+    c.token = token;
+    c.granted = true;
+    return Attempt.granted(token);
+  }
+
+  /**
+   * Grants {@code token} to a contender that found itself granted by a watch event or a listing,
+   * in a try that began at {@code tried} ({@link ZkSession#now}); null if its node is gone or its
+   * session changed, and the caller queues again. Why not simply granted: the engine counts a
+   * grant valid for the lease from the try's send, and neither an event nor a listing (a
+   * follower's read) shows that the leader has not expired the session meanwhile; the ZooKeeper
+   * queue simulation found a waiter, paused while its predecessor's delete event waited, granting
+   * itself a node its expired session had taken with it (seed 4050). So the grant is valid for as
+   * long as the session's last word from the leader ({@link ZkSession#lastContact()}) lasts: the
+   * whole lease if that word was sent after the try began (its create, say), as it then lasts
+   * longer than the engine counts, else what is left of it;
+   * with a third of the lease or less left, a sync and an exists of the node (one round trip)
+   * first confirm that it still stands, which is such a word. A short grant is safe: the engine
+   * renews at once any grant with less than two thirds of the lease left.
+   */
+  @Nullable Attempt grantFound(Contender c, long token, long tried) {
+    long lease = session.lease().toNanos();
+    long contact = session.lastContact();
+    long left = contact + lease - session.now();
+    boolean fresh = contact - tried >= 0;
+    if (!fresh && left <= lease / 3) {
+      if (!confirmed(c)) {
+        return null;
+      }
+      fresh = true; // the confirm's sync went through the leader after the try began
+    }
+    c.token = token;
+    c.granted = true;
+    return fresh ? Attempt.granted(token) : Attempt.granted(token, Duration.ofNanos(Math.max(1, left)));
+  }
+
+  /** Whether the contender's node still stands in its session, as of a sync sent now. */
+  private boolean confirmed(Contender c) {
+    String node = c.createdNode();
+    long sid = c.sessionId;
+    return session.call("confirm that " + c.kind + " lock '" + c.name + "' is granted", zk -> {
+      if (zk.sessionId() != sid) {
+        return false; // a new session: the node went with the old one
+      }
+      CompletableFuture<Void> synced = zk.syncLater();
+      CompletableFuture<Stat> stat = zk.existsLater(node, null);
+      zk.await(synced);
+      return zk.await(stat) != null;
+    });
+  }
+
   /** This client's contender of {@code owner}, or null. */
-  Contender contender(String owner) {
+  @Nullable Contender contender(String owner) {
     return contenders.get(owner);
   }
 
@@ -226,6 +283,6 @@ final class QueueNodes {
     c.headGone = false;
     c.watched = path;
     c.watchedIsHead = head;
-    return session.call("watch " + path, zk -> zk.exists(path, c.watcher)) != null;
+    return session.call("watch " + path, zk -> zk.exists(path, c.watcher) != null);
   }
 }

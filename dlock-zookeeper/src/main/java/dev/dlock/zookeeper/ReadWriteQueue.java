@@ -5,6 +5,7 @@ import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The S13 read-write lock, improved version. Readers and writers of a name queue in one container
@@ -29,32 +30,33 @@ final class ReadWriteQueue {
   }
 
   /** The held write grant a READ request downgrades from, or null for a plain reader or a writer. */
-  Contender writerOf(LockRequest r) {
+  @Nullable Contender writerOf(LockRequest r) {
     Contender w = r.kind() == LockKind.READ && r.writer() != null ? queueNodes.contender(r.writer()) : null;
     return w != null && w.kind == LockKind.WRITE && w.granted && !w.lost && w.name.equals(r.name())
         && w.node != null ? w : null;
   }
 
   /** The side a node gets: {@code W}, {@code R}, or {@code D<seq>} beside the held write {@code w}. */
-  static String side(LockRequest r, Contender w) {
+  static String side(LockRequest r, @Nullable Contender w) {
     if (r.kind() == LockKind.WRITE) {
       return "W";
     }
-    return w == null ? "R" : "D" + Nodes.seq(Nodes.child(w.node));
+    return w == null ? "R" : "D" + Nodes.seq(Nodes.child(w.createdNode()));
   }
 
   /** Creates the node if needed, then grants, or watches the one node it waits for. */
   Attempt queue(Contender c, boolean willWait) {
+    long tried = session.now();
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
         if (queueNodes.enter(c)) {
-          return grant(c);
+          return queueNodes.granted(c, token(c));
         }
       }
       List<String> queue = Nodes.rwQueue(
           queueNodes.children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
-      String mine = Nodes.child(c.node);
+      String mine = Nodes.child(c.createdNode());
       int i = queue.indexOf(mine);
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
@@ -62,7 +64,12 @@ final class ReadWriteQueue {
       }
       String ahead = blocker(c, queue, i, Nodes.side(mine));
       if (ahead == null) {
-        return grant(c);
+        Attempt a = queueNodes.grantFound(c, token(c), tried);
+        if (a != null) {
+          return a;
+        }
+        c.node = null; // its session ended, or is ending, while it waited: queue again
+        continue;
       }
       String holder = Nodes.rwOwnerOf(queue.get(0));
       if (!willWait) {
@@ -77,16 +84,14 @@ final class ReadWriteQueue {
     }
   }
 
-  private static Attempt grant(Contender c) {
+  private static long token(Contender c) {
     // Twice the czxid, and one more for a downgrade: a downgraded reader's token then lies
     // between its writer's and that of any node made later, such as a writer queued behind.
-    c.token = c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.zxid;
-    c.granted = true;
-    return Attempt.granted(c.token);
+    return c.downgradeOf != 0 ? c.downgradeOf + 1 : 2 * c.zxid;
   }
 
   /** The node that {@code queue.get(i)} waits for, or null if it may hold now. */
-  private static String blocker(Contender c, List<String> queue, int i, String side) {
+  private static @Nullable String blocker(Contender c, List<String> queue, int i, String side) {
     if (side.equals("W")) {
       return i == 0 ? null : queue.get(i - 1);
     }

@@ -15,6 +15,7 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The requests of one {@link ZkSession#call} on one ZooKeeper handle, each sent asynchronously and
@@ -95,17 +96,17 @@ final class Requests {
   }
 
   /** The node's Stat, or null if it does not exist; {@code watcher} (may be null) is left on it. */
-  Stat exists(String path, Watcher watcher) throws KeeperException {
+  @Nullable Stat exists(String path, @Nullable Watcher watcher) throws KeeperException {
     return await(existsLater(path, watcher));
   }
 
   /** Sends an exists request, to be {@linkplain #await awaited} later, so that several go in one round trip. */
-  CompletableFuture<Stat> existsLater(String path, Watcher watcher) {
+  CompletableFuture<Stat> existsLater(String path, @Nullable Watcher watcher) {
     return existsAsync(zk, path, watcher);
   }
 
   /** Sends an exists request without waiting: the answer's Stat, null for no node, or its error. */
-  static CompletableFuture<Stat> existsAsync(ZooKeeper zk, String path, Watcher watcher) {
+  static CompletableFuture<Stat> existsAsync(ZooKeeper zk, String path, @Nullable Watcher watcher) {
     CompletableFuture<Stat> f = new CompletableFuture<>();
     zk.exists(path, watcher, (rc, p, ctx, stat) -> settle(f, rc == Code.NONODE.intValue() ? 0 : rc, p, stat), null);
     return f;
@@ -156,7 +157,7 @@ final class Requests {
   }
 
   /** Completes {@code f} with {@code value} for a result code of OK, else with the error. */
-  private static <T> void settle(CompletableFuture<T> f, int rc, String path, T value) {
+  private static <T> void settle(CompletableFuture<T> f, int rc, String path, @Nullable T value) {
     if (rc == Code.OK.intValue()) {
       f.complete(value);
     } else {

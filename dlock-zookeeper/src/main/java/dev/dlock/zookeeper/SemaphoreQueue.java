@@ -36,6 +36,7 @@ final class SemaphoreQueue {
   /** Creates the node if needed, then grants, or watches the nodes whose deletion may let it in. */
   Attempt queue(Contender c, boolean willWait) {
     int n = c.permits;
+    long tried = session.now();
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
@@ -50,18 +51,21 @@ final class SemaphoreQueue {
             c.name, l.permits, n));
       }
       List<String> queue = Nodes.queue(l.children);
-      int i = queue.indexOf(Nodes.child(c.node));
+      int i = queue.indexOf(Nodes.child(c.createdNode()));
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
         continue;
       }
       if (i < n) {
-        c.token = c.zxid;
-        c.granted = true;
+        Attempt a = queueNodes.grantFound(c, c.zxid, tried);
+        if (a == null) {
+          c.node = null; // its session ended, or is ending, while it waited: queue again
+          continue;
+        }
         if (n > 1 && i + 1 < queue.size()) {
           touch(c); // the node behind may be a waiter watching only this one
         }
-        return Attempt.granted(c.token);
+        return a;
       }
       String holder = Nodes.ownerOf(queue.get(0));
       if (!willWait) {
@@ -126,15 +130,15 @@ final class SemaphoreQueue {
 
   /** Wakes the waiter behind a newly granted one, which watches this node, by changing its data. */
   private void touch(Contender c) {
-    String node = c.node;
+    String node = c.createdNode();
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
     session.call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
       try {
         zk.setData(node, data);
+        return true;
       } catch (KeeperException.NoNodeException e) {
-        // Its session ended: the deletion woke the successor instead.
+        return false; // its session ended: the deletion woke the successor instead
       }
-      return null;
     });
   }
 }

@@ -4,12 +4,14 @@ import dev.dlock.spi.BackendContext;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the connection's state changes mean for one backend's grants and waiters, of every kind.
@@ -28,10 +30,10 @@ final class SessionStates {
   private final Map<String, Contender> contenders;
   /** Bumped on every connection state change, so a pending suspension timer can tell it is stale. */
   private final AtomicLong epoch = new AtomicLong();
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
   /** The session and its timeout as last seen, to tell a reconnect that began a new session or changed the timeout. */
   private volatile long sessionId;
-  private volatile Duration lease;
+  private volatile @Nullable Duration lease;
 
   SessionStates(ZkSession session, Map<String, Contender> contenders) {
     this.session = session;
@@ -95,8 +97,9 @@ final class SessionStates {
     BackendContext ctx = context;
     if (again && ctx != null) {
       Duration timeout = session.sessionTimeout();
-      String change = timeout.equals(lease) ? "" : String.format(
-          "; the session timeout is now %d ms, was %d ms", timeout.toMillis(), lease.toMillis());
+      Duration was = Objects.requireNonNull(lease, "lease, set at start");
+      String change = timeout.equals(was) ? "" : String.format(
+          "; the session timeout is now %d ms, was %d ms", timeout.toMillis(), was.toMillis());
       String fresh = sid == sessionId ? "" : " (a new session)";
       lease = timeout;
       sessionId = sid;

@@ -22,6 +22,7 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One Curator-managed ZooKeeper session and the rule for retrying calls on it. Why raw ZooKeeper
@@ -65,7 +66,7 @@ final class ZkSession implements AutoCloseable {
   }
 
   /** Connects, or throws {@link BackendUnavailableException} after the connect timeout. */
-  static ZkSession open(ZkUrl url, ZookeeperFactory factory) {
+  static ZkSession open(ZkUrl url, @Nullable ZookeeperFactory factory) {
     long limit = CallTimeout.boundNanos(url.connectTimeout().toNanos());
     CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
         .connectString(url.hosts())

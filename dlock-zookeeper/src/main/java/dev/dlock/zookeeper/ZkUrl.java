@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A parsed {@code zookeeper://[user:pass@]h1:2181,h2:2181[/chroot][?sessionTimeout=..&connectTimeout=..]}
@@ -17,8 +18,8 @@ import java.util.regex.Pattern;
  * runs up to the last {@code @}, so a password with an unescaped {@code @}, {@code /} or
  * {@code ?} is still taken whole, and still hidden, rather than split into host or path.
  */
-record ZkUrl(String hosts, String user, String password, String chroot, Duration sessionTimeout,
-    Duration connectTimeout, String redacted) {
+record ZkUrl(String hosts, @Nullable String user, @Nullable String password, String chroot,
+    Duration sessionTimeout, Duration connectTimeout, String redacted) {
 
   static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
   /**
@@ -161,7 +162,7 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
     try {
       d = Urls.duration(key, value);
     } catch (IllegalArgumentException e) {
-      throw bad(redacted, e.getMessage(), e);
+      throw bad(redacted, String.valueOf(e.getMessage()), e);
     }
     if (d.toMillis() < 100 || d.compareTo(Duration.ofHours(1)) > 0) {
       throw bad(redacted, key + " '" + value + "' must be between 100ms and 1 hour");
@@ -173,7 +174,7 @@ record ZkUrl(String hosts, String user, String password, String chroot, Duration
     return bad(redacted, why, null);
   }
 
-  private static IllegalArgumentException bad(String redacted, String why, Throwable cause) {
+  private static IllegalArgumentException bad(String redacted, String why, @Nullable Throwable cause) {
     return new IllegalArgumentException(String.format("bad zookeeper url '%s': %s; %s", redacted, why, EXPECTED),
         cause);
   }

@@ -16,16 +16,17 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The S12 exclusive lock, and the entry point of every other kind. Each contender creates an
@@ -59,7 +60,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
   private final HeldNodes held;
   private final ReadWriteQueue readWrite;
   private final SemaphoreQueue semaphore;
-  private volatile BackendContext context;
+  private volatile @Nullable BackendContext context;
 
   ZooKeeperBackend(ZkSession session) {
     this.session = session;
@@ -168,7 +169,10 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
       }
       if (event.getType() != Watcher.Event.EventType.None && contenders.get(owner) == c && !c.granted) {
         wakeUps.incrementAndGet();
-        context.released(name);
+        BackendContext ctx = context;
+        if (ctx != null) { // set at start, before any request, so before any watch
+          ctx.released(name);
+        }
       }
     };
     return c;
@@ -176,28 +180,31 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
 
   /** Creates the node if needed, then grants, or watches the predecessor of a waiter. */
   private Attempt queue(Contender c, boolean willWait) {
+    long tried = session.now();
     while (true) {
       if (c.node == null || c.sessionId != session.sessionId()) {
         c.node = null; // a node of an ended session is gone with it
         if (queueNodes.enter(c)) {
-          return grant(c);
+          return queueNodes.granted(c, token(c));
         }
       } else if (c.headGone) {
-        if (confirmed(c)) {
-          return grant(c);
+        Attempt a = queueNodes.grantFound(c, token(c), tried);
+        if (a != null) {
+          return a;
         }
         c.node = null; // its session ended while it waited: queue again
         continue;
       }
       List<String> queue = Nodes.queue(queueNodes.children(c.dir, "list the queue of lock '" + c.name + "'"));
-      int i = queue.indexOf(Nodes.child(c.node));
+      int i = queue.indexOf(Nodes.child(c.createdNode()));
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
         continue;
       }
       if (i == 0) {
-        if (confirmed(c)) {
-          return grant(c);
+        Attempt a = queueNodes.grantFound(c, token(c), tried);
+        if (a != null) {
+          return a;
         }
         c.node = null;
         continue;
@@ -213,48 +220,14 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
   }
 
   /**
-   * An exclusive or fair grant. Its token is the czxid shifted left by {@value #HAND_OFF_BITS}, so
+   * The token of an exclusive or fair grant: the czxid shifted left by {@value #HAND_OFF_BITS}, so
    * that up to {@value #MAX_HAND_OFFS} hand-offs within this client ({@link #handOff}) can add one
    * each and stay below the token of any node made later. (The shift leaves room for 2^27 leader
    * epochs, each worth 2^32 transactions.)
    */
-  private Attempt grant(Contender c) {
-    c.token = c.zxid << HAND_OFF_BITS;
-    c.granted = true;
-    long lease = session.lease().toNanos();
-    long left = session.lastContact() + lease - session.now();
-    // Valid until the session's last word from the leader runs out; the engine renews a grant that
-    // falls short at once (a grant after enter(), a write, has the whole lease).
-    return left >= lease ? Attempt.granted(c.token) : Attempt.granted(c.token, Duration.ofNanos(Math.max(1, left)));
+  private static long token(Contender c) {
+    return c.zxid << HAND_OFF_BITS;
   }
-
-  /**
-   * Whether the contender's node, found first by a watch event or a listing, still stands in a
-   * session the leader heard from lately: at once if a call reached the leader within the last two
-   * thirds of the lease, else after a sync and an exists of the node, one round trip. Why: the
-   * engine counts a grant valid for the lease from the try's send, and neither an event nor a
-   * listing (a follower's read) shows that the leader has not expired the session meanwhile; the
-   * ZooKeeper queue simulation found a waiter, paused while its predecessor's delete event waited,
-   * granting itself a node its expired session had taken with it (seed 4050).
-   */
-  private boolean confirmed(Contender c) {
-    long lease = session.lease().toNanos();
-    if (session.lastContact() + lease - session.now() > lease / 3) {
-      return true;
-    }
-    String node = c.node;
-    long sid = c.sessionId;
-    return session.call("confirm that lock '" + c.name + "' is first", zk -> {
-      if (zk.sessionId() != sid) {
-        return false; // a new session: the node went with the old one
-      }
-      CompletableFuture<Void> synced = zk.syncLater();
-      CompletableFuture<Stat> stat = zk.existsLater(node, null);
-      zk.await(synced);
-      return zk.await(stat) != null;
-    });
-  }
-
 
   // ---- leases
 
@@ -287,18 +260,18 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
    * Passes a held exclusive grant to another owner of this client without a request: the node
    * stays, so the lock is never free and the queue behind it keeps its order, and nobody is woken.
    * The new token is the old one plus one, below the token of any node made later (see
-   * {@link #grant}); after {@value #MAX_HAND_OFFS} in a row on one node it declines, and the engine
+   * {@link #token}); after {@value #MAX_HAND_OFFS} in a row on one node it declines, and the engine
    * releases. The server still shows the node's first owner and token, which is what
    * {@link #inspect} reports meanwhile.
    */
   @Override
-  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
+  public @Nullable Attempt handOff(Grant grant, String owner, Duration leaseTime) {
     session.checkOpen();
     Contender c = contenders.get(grant.owner());
     if (c == null || !c.holds(grant) || c.sessionId != session.sessionId()) {
       return Attempt.held(Duration.ZERO, null);
     }
-    if (c.token - (c.zxid << HAND_OFF_BITS) >= MAX_HAND_OFFS || !session.connected()) {
+    if (c.token - token(c) >= MAX_HAND_OFFS || !session.connected()) {
       return null;
     }
     Contender next = watched(new Contender(c.name, owner, c.kind, c.dir, c.prefix, c.dirData, c.permits));
@@ -369,8 +342,9 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
         Requests.Data node = zk.getData(dir + "/" + queue.get(0));
         byte[] data = node.data();
         Stat stat = node.stat();
-        String owner = data != null && data.length > 0
-            ? new String(data, StandardCharsets.UTF_8) : Nodes.ownerOf(queue.get(0));
+        String head = queue.get(0); // a contender's node (Nodes.queue keeps no other), so it names its owner
+        String owner = data != null && data.length > 0 ? new String(data, StandardCharsets.UTF_8)
+            : Objects.requireNonNull(Nodes.ownerOf(head), () -> "not a contender's node: " + head);
         // The holder keeps the lock while its session lives: at most a session timeout past its
         // last contact. This client's negotiated timeout stands in for the holder's. The token is
         // that of the node's first grant; hand-offs within its client since are not on the server.

@@ -4,6 +4,7 @@ import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockBackendProvider;
 import java.util.Set;
 import org.apache.curator.utils.ZookeeperFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Opens {@code zookeeper://[user:pass@]host:port[,host:port...][/chroot][?sessionTimeout=10s&connectTimeout=2s]}
@@ -54,7 +55,7 @@ public final class ZooKeeperBackendProvider implements LockBackendProvider {
   }
 
   /** With a ZooKeeper factory of the test's own, for counting calls. */
-  static ZooKeeperBackend open(String url, ZookeeperFactory factory) {
+  static ZooKeeperBackend open(String url, @Nullable ZookeeperFactory factory) {
     return new ZooKeeperBackend(ZkSession.open(ZkUrl.parse(url), factory));
   }
 }
