@@ -134,7 +134,8 @@ class LossDeadlineTest {
     long start = now();
     Lease held = a.lock("found-late").acquire();
     long shortEnd = held.validUntilNanos();
-    assertThat(shortEnd - start).as("nanos the grant was found with").isLessThan(Duration.ofSeconds(12).toNanos());
+    assertThat(shortEnd - start).as("nanos the grant was found with")
+        .isLessThan(Duration.ofSeconds(12).toNanos());
 
     time.runDue(); // the clock stands still: the next tick is 10 s away
     assertThat(backend.renewLeases).as("renewals right after a grant with 12 s of a 30 s lease left")
