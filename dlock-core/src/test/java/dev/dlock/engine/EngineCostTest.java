@@ -18,7 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** What costs a backend call: reentry costs none, renewal batches, bad input never reaches it. */
+/**
+ * What costs a backend call: reentry costs none, bad input never reaches it. (Renewal batching runs
+ * on virtual time, in the testkit's {@code VirtualTimeTest}.)
+ */
 class EngineCostTest {
   private final MemServer server = MemServer.create(Ticker.system());
 
@@ -119,31 +122,6 @@ class EngineCostTest {
       }
       assertThat(backend.endings.toString()).as("releases (r) and hand-offs (h)")
           .doesNotContain("h".repeat(9));
-    }
-  }
-
-  @Test
-  void allHeldLeasesAreRenewedInOneCallPerPeriod() throws Exception {
-    CountingBackend backend = new CountingBackend(server.newBackend());
-    CountDownLatch renewals = new CountDownLatch(5 * 3);
-    LockListener listener = new LockListener() {
-      @Override
-      public void renewed(String name, long token) {
-        renewals.countDown();
-      }
-    };
-    try (LockClient client = LockClient.builder().backend(backend).leaseTime(Duration.ofMillis(300))
-        .listener(listener).build()) {
-      List<Lease> leases = new ArrayList<>();
-      for (int i = 0; i < 5; i++) {
-        leases.add(client.lock("job-" + i).acquire());
-      }
-      assertThat(renewals.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(backend.renewBatchSizes).allMatch(size -> size == 5);
-      assertThat(leases).allMatch(Lease::isValid);
-      for (Lease lease : leases) {
-        lease.close();
-      }
     }
   }
 

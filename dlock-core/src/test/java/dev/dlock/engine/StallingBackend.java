@@ -14,47 +14,30 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The in-memory backend with calls that can hang, as calls to a frozen server do: a stalled call
- * blocks in earnest until the test lets it go (or its CallTimeout bound passes, as a real client's
- * timeout would), and every call records the bound the engine gave it. Everything else is the real
- * backend.
+ * The in-memory backend with acquire and cancel calls that can hang, as calls to a frozen server
+ * do: a stalled call blocks in earnest until the test lets it go or its CallTimeout bound passes,
+ * as a real client's timeout would, and every acquire records the bound the engine gave it.
+ * Everything else is the real backend. (The testkit's {@code HangingBackend} hangs renewals, on
+ * virtual time.)
  */
 class StallingBackend implements LockBackend {
   private static final Duration OWN_TIMEOUT = Duration.ofSeconds(30);
   final LockBackend delegate;
-  volatile boolean stallRenew;
   volatile boolean stallAcquire;
   volatile boolean stallCancel;
-  volatile boolean ignoreBound;
-  /** How many releases to fail before they go through. */
-  final AtomicInteger failReleases = new AtomicInteger();
   final CountDownLatch unstall = new CountDownLatch(1);
-  final CountDownLatch renewStalled = new CountDownLatch(1);
   final ConcurrentLinkedQueue<Duration> acquireBounds = new ConcurrentLinkedQueue<>();
-  final ConcurrentLinkedQueue<Duration> renewBounds = new ConcurrentLinkedQueue<>();
-  final LinkedBlockingQueue<Grant> released = new LinkedBlockingQueue<>();
-  final LinkedBlockingQueue<Duration> renewLeases = new LinkedBlockingQueue<>();
-  volatile BackendContext context;
-  /** The session lease to claim, if any. */
-  volatile Duration sessionLease;
-  /** How long the server says a grant stays valid, if less than the lease: a grant found late. */
-  volatile Duration shortGrant;
 
   StallingBackend(LockBackend delegate) {
     this.delegate = delegate;
   }
 
-  /**
-   * Blocks like a call to a frozen server: until unstalled, or past the engine's bound, or with
-   * {@code ignoreBound} past its own timeout only, as a client whose timer is late would.
-   */
+  /** Blocks like a call to a frozen server: until unstalled, or past the engine's bound. */
   private void stall(String what) {
-    Duration bound = ignoreBound ? OWN_TIMEOUT : CallTimeout.bound(OWN_TIMEOUT);
+    Duration bound = CallTimeout.bound(OWN_TIMEOUT);
     try {
       if (!unstall.await(bound.toNanos(), TimeUnit.NANOSECONDS)) {
         throw new BackendUnavailableException("stalled " + what + " got no reply within " + bound);
@@ -67,7 +50,6 @@ class StallingBackend implements LockBackend {
 
   @Override
   public void start(BackendContext context) {
-    this.context = context;
     delegate.start(context);
   }
 
@@ -77,28 +59,16 @@ class StallingBackend implements LockBackend {
     if (stallAcquire) {
       stall("acquire");
     }
-    Attempt attempt = delegate.tryAcquire(request);
-    Duration validity = shortGrant;
-    return validity != null && attempt.isGranted() ? Attempt.granted(attempt.token(), validity) : attempt;
+    return delegate.tryAcquire(request);
   }
 
   @Override
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
-    renewBounds.add(CallTimeout.bound(OWN_TIMEOUT));
-    renewLeases.add(leaseTime);
-    if (stallRenew) {
-      renewStalled.countDown();
-      stall("renew");
-    }
     return delegate.renew(grants, leaseTime);
   }
 
   @Override
   public boolean release(Grant grant) {
-    if (failReleases.getAndDecrement() > 0) {
-      throw new BackendUnavailableException("release of " + grant + " refused: the server is away");
-    }
-    released.add(grant);
     return delegate.release(grant);
   }
 
@@ -108,11 +78,6 @@ class StallingBackend implements LockBackend {
       stall("cancel");
     }
     delegate.cancel(name, owner);
-  }
-
-  @Override
-  public Optional<Duration> sessionLease() {
-    return Optional.ofNullable(sessionLease);
   }
 
   @Override

@@ -17,6 +17,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -26,8 +27,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Renewal, expiry, the loss deadline and session loss of the engine, on {@link VirtualTime} and a
- * {@code mem:} server on the same clock: each step is exact, and nothing waits in real time.
+ * Renewal cadence and batching, expiry, the loss deadline and session loss of the engine, on
+ * {@link VirtualTime} and a {@code mem:} server on the same clock: each step is exact, and nothing
+ * waits in real time.
  */
 class VirtualTimeTest {
   private static final Duration LEASE = Duration.ofSeconds(30);
@@ -66,6 +68,19 @@ class VirtualTimeTest {
     assertThat(lease.validUntilNanos()).isGreaterThan(firstEnd);
     time.advance(LEASE.multipliedBy(10));
     assertThat(lease.isValid()).as("a renewed lease outlives its first term").isTrue();
+  }
+
+  @Test
+  void allHeldLeasesAreRenewedInOneCallPerRound() throws Exception {
+    Tap tap = new Tap(server.newBackend());
+    LockClient c = client(tap);
+    List<Lease> leases = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      leases.add(c.lock("job-" + i).acquire());
+    }
+    time.advance(LEASE);
+    assertThat(tap.batches).as("grants in each renewal call, over one lease").containsExactly(5, 5, 5);
+    assertThat(leases).allMatch(Lease::isValid);
   }
 
   @Test
@@ -174,6 +189,8 @@ class VirtualTimeTest {
   private static final class Tap implements LockBackend {
     final LockBackend delegate;
     final AtomicInteger renews = new AtomicInteger();
+    /** How many grants each renewal call carried. */
+    final List<Integer> batches = new CopyOnWriteArrayList<>();
     volatile boolean failRenewals;
     /** How many releases to fail before they go through. */
     final AtomicInteger failReleases = new AtomicInteger();
@@ -198,6 +215,7 @@ class VirtualTimeTest {
     @Override
     public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
       renews.incrementAndGet();
+      batches.add(grants.size());
       if (failRenewals) {
         throw new BackendUnavailableException("renewal refused by the test");
       }
