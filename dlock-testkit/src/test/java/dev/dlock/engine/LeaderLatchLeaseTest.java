@@ -3,9 +3,6 @@ package dev.dlock.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.LeaderLatch;
-import dev.dlock.LeaderListener;
-import dev.dlock.Lease;
-import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.internal.Abandonable;
 import dev.dlock.mem.MemServer;
@@ -14,9 +11,6 @@ import dev.dlock.testkit.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,37 +39,16 @@ class LeaderLatchLeaseTest {
     return c;
   }
 
-  /** Records each callback as "elected" or "lost" with the token. */
-  private static final class Recorder implements LeaderListener {
-    final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-
-    @Override
-    public void elected(Lease lease) {
-      events.add("elected " + lease.token());
-    }
-
-    @Override
-    public void lost(Lease lease, LeaseLostException reason) {
-      events.add("lost " + lease.token());
-    }
-
-    String next() throws InterruptedException {
-      String e = events.poll(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-      assertThat(e).as("a leader event within %s", PATIENCE).isNotNull();
-      return e;
-    }
-  }
-
   @Test
   void aCrashedLeaderIsReplacedAfterItsLease() throws Exception {
     MemServer server = MemServer.create(time.ticker());
     LockClient doomed = client(server.newBackend());
-    Recorder r1 = new Recorder();
+    LeaderEvents r1 = new LeaderEvents();
     LeaderLatch first = doomed.leaderLatch("crash", r1);
     String elected = r1.next();
     assertThat(elected).startsWith("elected ");
     long token = Long.parseLong(elected.substring("elected ".length()));
-    Recorder r2 = new Recorder();
+    LeaderEvents r2 = new LeaderEvents();
     LockClient other = client(server.newBackend());
     LeaderLatch second = other.leaderLatch("crash", r2);
     toClose.add(second);
@@ -98,7 +71,7 @@ class LeaderLatchLeaseTest {
     VirtualTime serverTime = new VirtualTime(); // a clock of the server's own, to expire it alone
     MemServer slow = MemServer.create(serverTime.ticker());
     LockClient c = client(slow.newBackend());
-    Recorder r = new Recorder();
+    LeaderEvents r = new LeaderEvents();
     LeaderLatch latch = c.leaderLatch("lost", r);
     toClose.add(latch);
     String elected = r.next();

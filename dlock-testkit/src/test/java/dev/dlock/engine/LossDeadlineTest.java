@@ -63,8 +63,8 @@ class LossDeadlineTest {
     return c;
   }
 
-  private HangingBackend backend() {
-    return new HangingBackend(server.newBackend());
+  private TapBackend backend() {
+    return new TapBackend(server.newBackend());
   }
 
   private long now() {
@@ -74,7 +74,7 @@ class LossDeadlineTest {
   @Test
   void aHungRenewalDoesNotDelayTheLossSignalPastTheDeadline() throws Exception {
     Duration lease = Duration.ofSeconds(1);
-    HangingBackend hanging = backend();
+    TapBackend hanging = backend();
     hanging.hangRenewals = true;
     LockClient a = client(hanging, lease, separateRounds);
     LockClient b = client(backend(), LEASE);
@@ -105,7 +105,7 @@ class LossDeadlineTest {
 
   @Test
   void aFixedLeaseThatRunsOutIsReleasedAtTheServer() throws Exception {
-    HangingBackend backend = backend();
+    TapBackend backend = backend();
     LockClient a = client(backend, LEASE);
     LockClient b = client(backend(), LEASE);
     Lease lease = a.lock("job", Duration.ofMillis(300)).acquire();
@@ -127,7 +127,7 @@ class LossDeadlineTest {
    */
   @Test
   void aGrantWithLessThanTwoThirdsOfTheLeaseLeftIsRenewedAtOnce() throws Exception {
-    HangingBackend backend = backend();
+    TapBackend backend = backend();
     backend.sessionLease = LEASE;
     backend.shortGrant = Duration.ofSeconds(12); // past a third of the lease, short of two
     LockClient a = client(backend, LEASE);
@@ -147,7 +147,7 @@ class LossDeadlineTest {
 
   @Test
   void aReconnectReChecksEveryLeaseAtOnceAndKeepsFixedLeasesEnds() throws Exception {
-    HangingBackend backend = backend();
+    TapBackend backend = backend();
     LockClient a = client(backend, LEASE);
     Lease watched = a.lock("watched").acquire();
     Lease fixed = a.lock("fixed", Duration.ofSeconds(20)).acquire();
@@ -167,7 +167,7 @@ class LossDeadlineTest {
 
   @Test
   void aLeaseTheServerForgotIsLostAtTheReCheckAfterAReconnect() throws Exception {
-    HangingBackend backend = backend();
+    TapBackend backend = backend();
     LockClient a = client(backend, LEASE);
     Lease lease = a.lock("job").acquire();
     LockInfo info = a.inspect("job").orElseThrow();

@@ -2,26 +2,18 @@ package dev.dlock.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dlock.BackendUnavailableException;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.engine.TapBackend;
 import dev.dlock.mem.MemServer;
-import dev.dlock.spi.Attempt;
-import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
-import dev.dlock.spi.LockRequest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -55,16 +47,16 @@ class VirtualTimeTest {
 
   @Test
   void aLeaseIsRenewedOnceEveryThirdOfIt() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     Lease lease = client(tap).lock("job").acquire();
     long firstEnd = lease.validUntilNanos();
 
     time.advance(LEASE.dividedBy(3).minusNanos(1));
-    assertThat(tap.renews).as("renewals before a third of the lease").hasValue(0);
+    assertThat(tap.renewLeases).as("renewals before a third of the lease").isEmpty();
     time.advance(Duration.ofNanos(1));
-    assertThat(tap.renews).as("renewals at a third of the lease").hasValue(1);
+    assertThat(tap.renewLeases).as("renewals at a third of the lease").hasSize(1);
     time.advance(LEASE.dividedBy(3));
-    assertThat(tap.renews).as("renewals at two thirds of the lease").hasValue(2);
+    assertThat(tap.renewLeases).as("renewals at two thirds of the lease").hasSize(2);
     assertThat(lease.validUntilNanos()).isGreaterThan(firstEnd);
     time.advance(LEASE.multipliedBy(10));
     assertThat(lease.isValid()).as("a renewed lease outlives its first term").isTrue();
@@ -72,7 +64,7 @@ class VirtualTimeTest {
 
   @Test
   void allHeldLeasesAreRenewedInOneCallPerRound() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     LockClient c = client(tap);
     List<Lease> leases = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
@@ -85,7 +77,7 @@ class VirtualTimeTest {
 
   @Test
   void aLeaseWhoseRenewalsFailIsLostBeforeTheServerLetsItGo() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     LockClient other = client(server.newBackend());
     long start = now();
     Lease lease = client(tap).lock("job").acquire();
@@ -98,7 +90,7 @@ class VirtualTimeTest {
     assertThat(lostAt.get()).as("the loss notice, before the lease ends at the server").isNotZero();
     assertThat(lostAt.get() - start).as("nanos from grant to loss notice")
         .isGreaterThan(LEASE.multipliedBy(2).dividedBy(3).toNanos());
-    assertThat(tap.renews.get()).as("failed renewals").isGreaterThanOrEqualTo(2);
+    assertThat(tap.renewLeases.size()).as("failed renewals").isGreaterThanOrEqualTo(2);
     assertThat(other.lock("job").tryAcquire()).as("the server still holds the lease").isEmpty();
 
     time.advance(Duration.ofMillis(1));
@@ -109,14 +101,14 @@ class VirtualTimeTest {
 
   @Test
   void aSessionLeaseSetsTheCadenceAndItsLossEndsTheHoldsEarly() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     tap.sessionLease = Duration.ofSeconds(6);
     Lease lease = client(tap).lock("job").acquire();
     AtomicLong lostAt = new AtomicLong();
     lease.onLost(e -> lostAt.set(now()));
 
     time.advance(Duration.ofSeconds(2));
-    assertThat(tap.renews).as("renewals at a third of the 6 s session").hasValue(1);
+    assertThat(tap.renewLeases).as("renewals at a third of the 6 s session").hasSize(1);
     long renewedAt = now();
     tap.failRenewals = true;
     time.advance(Duration.ofSeconds(6).minusNanos(1));
@@ -128,20 +120,20 @@ class VirtualTimeTest {
 
   @Test
   void aFixedLeaseLongerThanTheSessionLastsItsWholeLeaseWhileTheSessionIsRenewed() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     tap.sessionLease = Duration.ofMillis(600);
     Lease lease = client(tap).lock("job", Duration.ofSeconds(2)).acquire();
 
     time.advance(Duration.ofMillis(1_900));
     assertThat(lease.isValid()).as("a fixed lease of 2 s on 600 ms sessions, at 1.9 s").isTrue();
-    assertThat(tap.renews.get()).as("session renewals meanwhile").isGreaterThanOrEqualTo(3);
+    assertThat(tap.renewLeases.size()).as("session renewals meanwhile").isGreaterThanOrEqualTo(3);
     time.advance(Duration.ofMillis(100));
     assertThat(lease.isValid()).as("the fixed lease at its end").isFalse();
   }
 
   @Test
   void theReleaseOfAnExpiredLeaseIsTriedAgainWhileTheServerIsAway() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     tap.failReleases.set(3);
     LockClient c = client(tap);
     Lease lease = c.lock("job", Duration.ofMillis(300)).acquire();
@@ -164,7 +156,7 @@ class VirtualTimeTest {
 
   @Test
   void closingAClientLeavesAGivenSchedulerRunningAndCancelsItsTasks() throws Exception {
-    Tap tap = new Tap(server.newBackend());
+    TapBackend tap = new TapBackend(server.newBackend());
     LockClient c = client(tap);
     c.lock("job").acquire();
     assertThat(time.pending()).as("the renewal period is scheduled").isPositive();
@@ -172,7 +164,7 @@ class VirtualTimeTest {
     c.close(); // VirtualTime's scheduler refuses to be shut down, so this would throw
     assertThat(time.pending()).as("tasks left by the closed client").isZero();
     time.advance(LEASE.multipliedBy(3));
-    assertThat(tap.renews).as("renewals after the close").hasValue(0);
+    assertThat(tap.renewLeases).as("renewals after the close").isEmpty();
 
     ScheduledThreadPoolExecutor shared = new ScheduledThreadPoolExecutor(1);
     shared.setRemoveOnCancelPolicy(true);
@@ -182,74 +174,6 @@ class VirtualTimeTest {
       assertThat(shared.getQueue()).as("tasks the closed client left on it").isEmpty();
     } finally {
       shared.shutdownNow();
-    }
-  }
-
-  /** The in-memory backend, counting renewals, failing renewals and releases on demand, claiming a session lease. */
-  private static final class Tap implements LockBackend {
-    final LockBackend delegate;
-    final AtomicInteger renews = new AtomicInteger();
-    /** How many grants each renewal call carried. */
-    final List<Integer> batches = new CopyOnWriteArrayList<>();
-    volatile boolean failRenewals;
-    /** How many releases to fail before they go through. */
-    final AtomicInteger failReleases = new AtomicInteger();
-    /** The grants released at the server. */
-    final LinkedBlockingQueue<Grant> released = new LinkedBlockingQueue<>();
-    volatile Duration sessionLease;
-
-    Tap(LockBackend delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public void start(BackendContext context) {
-      delegate.start(context);
-    }
-
-    @Override
-    public Attempt tryAcquire(LockRequest request) {
-      return delegate.tryAcquire(request);
-    }
-
-    @Override
-    public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
-      renews.incrementAndGet();
-      batches.add(grants.size());
-      if (failRenewals) {
-        throw new BackendUnavailableException("renewal refused by the test");
-      }
-      return delegate.renew(grants, leaseTime);
-    }
-
-    @Override
-    public boolean release(Grant grant) {
-      if (failReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        throw new BackendUnavailableException("release refused by the test");
-      }
-      boolean done = delegate.release(grant);
-      released.add(grant);
-      return done;
-    }
-
-    @Override
-    public void cancel(String name, String owner) {
-      delegate.cancel(name, owner);
-    }
-
-    @Override
-    public Optional<Duration> sessionLease() {
-      return Optional.ofNullable(sessionLease);
-    }
-
-    @Override
-    public String describe() {
-      return "tap on " + delegate.describe();
-    }
-
-    @Override
-    public void close() {
-      delegate.close();
     }
   }
 }

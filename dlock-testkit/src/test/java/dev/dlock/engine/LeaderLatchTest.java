@@ -6,16 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dlock.LeaderLatch;
 import dev.dlock.LeaderListener;
 import dev.dlock.Lease;
-import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.mem.MemServer;
 import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,36 +37,10 @@ class LeaderLatchTest {
     return c;
   }
 
-  /** Records each callback as "elected", "lost" or "resigned" with the token. */
-  private static final class Recorder implements LeaderListener {
-    final BlockingQueue<String> events = new LinkedBlockingQueue<>();
-
-    @Override
-    public void elected(Lease lease) {
-      events.add("elected " + lease.token());
-    }
-
-    @Override
-    public void lost(Lease lease, LeaseLostException reason) {
-      events.add("lost " + lease.token());
-    }
-
-    @Override
-    public void resigned(Lease lease) {
-      events.add("resigned " + lease.token());
-    }
-
-    String next() throws InterruptedException {
-      String e = events.poll(PATIENCE.toMillis(), TimeUnit.MILLISECONDS);
-      assertThat(e).as("a leader event within %s", PATIENCE).isNotNull();
-      return e;
-    }
-  }
-
   @Test
   void oneLeadsAndTheOtherTakesOverWhenTheLeaderCloses() throws Exception {
-    Recorder r1 = new Recorder();
-    Recorder r2 = new Recorder();
+    LeaderEvents r1 = new LeaderEvents();
+    LeaderEvents r2 = new LeaderEvents();
     LeaderLatch first = client(Duration.ofSeconds(30)).leaderLatch("leader", r1);
     assertThat(first.awaitLeadership(PATIENCE)).isTrue();
     long token = first.lease().orElseThrow().token();
@@ -90,12 +60,12 @@ class LeaderLatchTest {
     assertThat(second.lease().orElseThrow().token()).isGreaterThan(token);
 
     first.close();
-    assertThat(r1.events).isEmpty();
+    assertThat(r1.isEmpty()).isTrue();
   }
 
   @Test
   void aThrowingListenerDoesNotStopTheElection() throws Exception {
-    Recorder r2 = new Recorder();
+    LeaderEvents r2 = new LeaderEvents();
     LeaderLatch first = client(Duration.ofSeconds(30)).leaderLatch("throws", new LeaderListener() {
       @Override
       public void elected(Lease lease) {
@@ -111,7 +81,7 @@ class LeaderLatchTest {
 
   @Test
   void closingFromTheElectedCallbackResignsWithoutDeadlock() throws Exception {
-    Recorder after = new Recorder();
+    LeaderEvents after = new LeaderEvents();
     LeaderLatch[] self = new LeaderLatch[1];
     Object started = new Object();
     LeaderLatch latch;
@@ -126,7 +96,7 @@ class LeaderLatchTest {
 
         @Override
         public void resigned(Lease lease) {
-          after.events.add("resigned " + lease.token());
+          after.resigned(lease);
         }
       });
       self[0] = latch;
@@ -140,12 +110,12 @@ class LeaderLatchTest {
   void closingWhileWaitingForTheLockWithdrawsAtOnce() throws Exception {
     LockClient holder = client(Duration.ofSeconds(30));
     Lease held = holder.lock("busy").acquire();
-    Recorder r = new Recorder();
+    LeaderEvents r = new LeaderEvents();
     LeaderLatch waiting = client(Duration.ofSeconds(30)).leaderLatch("busy", r);
     waiting.close();
     held.close();
     assertThat(waiting.isLeader()).isFalse();
-    assertThat(r.events).isEmpty();
+    assertThat(r.isEmpty()).isTrue();
     assertThat(holder.lock("busy").tryAcquire()).hasValueSatisfying(Lease::close);
   }
 
@@ -154,7 +124,7 @@ class LeaderLatchTest {
     LockClient c = client(Duration.ofSeconds(30));
     assertThatThrownBy(() -> c.leaderLatch("x", null)).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("listener");
-    assertThatThrownBy(() -> c.leaderLatch("", new Recorder()))
+    assertThatThrownBy(() -> c.leaderLatch("", new LeaderEvents()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

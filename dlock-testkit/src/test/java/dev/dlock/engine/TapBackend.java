@@ -17,31 +17,40 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The in-memory backend, recording what the engine asks of it, with a renewal that can hang as a
- * call to a frozen server does: it blocks its thread in earnest, past any bound the engine gave
- * it, until the backend is closed. Everything else is the real backend.
+ * A tap on the in-memory backend: it records what the engine asks of it (renewal bounds, leases
+ * and batch sizes, releases), and fails on demand as a server can: renewals refused, or hung as a
+ * call to a frozen server is (blocking its thread in earnest, past any bound the engine gave it,
+ * until the backend is closed), releases refused, grants found late (short), a session lease
+ * claimed. Everything else is the real backend. Public for the testkit's own tests in other
+ * packages.
  */
-final class HangingBackend implements LockBackend {
+public final class TapBackend implements LockBackend {
   private static final Duration OWN_TIMEOUT = Duration.ofSeconds(30);
-  final LockBackend delegate;
-  volatile boolean hangRenewals;
-  final CountDownLatch renewHung = new CountDownLatch(1);
+  public final LockBackend delegate;
+  public volatile boolean hangRenewals;
+  public volatile boolean failRenewals;
+  /** How many releases to refuse before they go through. */
+  public final AtomicInteger failReleases = new AtomicInteger();
+  /** How many grants each renewal call carried. */
+  public final List<Integer> batches = new CopyOnWriteArrayList<>();
+  public final CountDownLatch renewHung = new CountDownLatch(1);
   private final CountDownLatch letGo = new CountDownLatch(1);
   /** The bound the engine gave each renewal call, in real time. */
-  final List<Duration> renewBounds = new CopyOnWriteArrayList<>();
+  public final List<Duration> renewBounds = new CopyOnWriteArrayList<>();
   /** The lease each renewal call asked for. */
-  final List<Duration> renewLeases = new CopyOnWriteArrayList<>();
+  public final List<Duration> renewLeases = new CopyOnWriteArrayList<>();
   /** The grants released at the server. */
-  final LinkedBlockingQueue<Grant> released = new LinkedBlockingQueue<>();
-  volatile BackendContext context;
+  public final LinkedBlockingQueue<Grant> released = new LinkedBlockingQueue<>();
+  public volatile BackendContext context;
   /** The session lease to claim, if any. */
-  volatile Duration sessionLease;
+  public volatile Duration sessionLease;
   /** How long the server says a grant stays valid, if less than the lease: a grant found late. */
-  volatile Duration shortGrant;
+  public volatile Duration shortGrant;
 
-  HangingBackend(LockBackend delegate) {
+  public TapBackend(LockBackend delegate) {
     this.delegate = delegate;
   }
 
@@ -62,6 +71,10 @@ final class HangingBackend implements LockBackend {
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
     renewBounds.add(CallTimeout.bound(OWN_TIMEOUT));
     renewLeases.add(leaseTime);
+    batches.add(grants.size());
+    if (failRenewals) {
+      throw new BackendUnavailableException("renewal refused by the test");
+    }
     if (hangRenewals) {
       renewHung.countDown();
       hang();
@@ -83,6 +96,9 @@ final class HangingBackend implements LockBackend {
 
   @Override
   public boolean release(Grant grant) {
+    if (failReleases.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      throw new BackendUnavailableException("release refused by the test");
+    }
     boolean done = delegate.release(grant);
     released.add(grant);
     return done;
@@ -105,7 +121,7 @@ final class HangingBackend implements LockBackend {
 
   @Override
   public String describe() {
-    return "hanging(" + delegate.describe() + ")";
+    return "tap on " + delegate.describe();
   }
 
   @Override
