@@ -58,8 +58,17 @@ final class QueuedOwners {
   }
 
   /**
-   * The grant pushed to {@code owner} for {@code name}, or null if none was, or if the one pushed
-   * is older than the owner's last refusal (see {@link #refused}).
+   * Records that {@code owner}'s last try got no answer: it may never have reached the server, so
+   * no grant pushed to it until its next try is taken, as its validity cannot count from that
+   * send; the next try asks the server instead, which grants a standing push whole.
+   */
+  void unanswered(String owner) {
+    queued.computeIfPresent(owner, (o, w) -> new Waiting(w.name(), w.sentAt(), w.pushed(), Long.MAX_VALUE));
+  }
+
+  /**
+   * The grant pushed to {@code owner} for {@code name}, or null if none was, if the one pushed is
+   * older than the owner's last refusal (see {@link #refused}), or if its last try got no answer.
    */
   @Nullable Pushed takePushed(String owner, String name) {
     Waiting w = queued.get(owner);

@@ -159,8 +159,13 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     }
     AcquireMode mode = !willWait ? AcquireMode.ONCE
         : queued.waits(owner, name, context().ticker().read()) ? AcquireMode.QUEUED : AcquireMode.WAIT;
-    AcquireReply r = calls.run("acquire lock '" + name + "'",
-        script.acquire(name, owner, millis(leaseTime), mode));
+    AcquireReply r;
+    try {
+      r = calls.run("acquire lock '" + name + "'", script.acquire(name, owner, millis(leaseTime), mode));
+    } catch (RuntimeException e) {
+      queued.unanswered(owner);
+      throw e;
+    }
     Attempt a = answer(r, owner, willWait);
     if (!a.isGranted() && willWait) {
       queued.refused(owner, r.counter());

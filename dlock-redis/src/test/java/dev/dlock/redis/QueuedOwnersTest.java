@@ -29,6 +29,21 @@ class QueuedOwnersTest {
     assertThat(owners.takePushed("b", "n")).isNull();
   }
 
+  /**
+   * A try that got no answer (a timeout, a dropped connection) may never have reached the server,
+   * so a grant pushed around it may have been drawn before its send: its validity cannot count from
+   * that send, and the next try asks the server, which grants a standing push whole.
+   */
+  @Test
+  void aGrantPushedAroundAnUnansweredTryIsNotTaken() {
+    owners.waits("b", "n", 1_000);
+    assertThat(owners.push("b", "n", 42)).isTrue(); // drawn before the try was sent, as far as we know
+    owners.unanswered("b");
+    assertThat(owners.takePushed("b", "n")).isNull();
+    assertThat(owners.push("b", "n", 43)).as("a push that arrives later").isTrue();
+    assertThat(owners.takePushed("b", "n")).isNull();
+  }
+
   @Test
   void aPushForAnotherNameOrAnOwnerNotWaitingIsNotTaken() {
     owners.waits("b", "n", 1_000);
