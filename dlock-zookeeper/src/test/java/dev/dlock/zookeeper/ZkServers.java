@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,6 +27,7 @@ import org.apache.zookeeper.ZooKeeper;
  */
 final class ZkServers {
   static final int TICK_MS = 100;
+  private static final String CONTAINER_CHECK = "znode.container.checkIntervalMs";
 
   private ZkServers() {}
 
@@ -35,7 +37,24 @@ final class ZkServers {
   }
 
   static TestingServer server() throws Exception {
-    return new TestingServer(spec(), true);
+    return server(null);
+  }
+
+  /**
+   * A server that looks for empty containers to remove every {@code containerCheck} (null: once a
+   * minute, ZooKeeper's default). ZooKeeper reads that only from a system property as it starts,
+   * so starts take turns: another server started meanwhile would read it too.
+   */
+  static synchronized TestingServer server(Duration containerCheck) throws Exception {
+    if (containerCheck == null) {
+      return new TestingServer(spec(), true);
+    }
+    System.setProperty(CONTAINER_CHECK, Long.toString(containerCheck.toMillis()));
+    try {
+      return new TestingServer(spec(), true);
+    } finally {
+      System.clearProperty(CONTAINER_CHECK);
+    }
   }
 
   static TestingCluster cluster(int n) throws Exception {
