@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
@@ -90,20 +89,9 @@ class FoundGrantTest {
     final ZooKeeperBackend backend;
 
     Waiter(String url) {
-      ZookeeperFactory factory = new ZookeeperFactory() {
-        @Override
-        public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
-            throws Exception {
-          return newZooKeeper(connect, timeout, watcher, readOnly, new ZKClientConfig());
-        }
-
-        @Override
-        public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
-            ZKClientConfig config) throws Exception {
-          return new PausingZooKeeper(connect, timeout, watcher, readOnly, config, Waiter.this);
-        }
-      };
-      backend = ZooKeeperBackendProvider.open(url, factory);
+      backend = ZooKeeperBackendProvider.open(url, ZkServers.factory(
+          (connect, timeout, watcher, readOnly, config) ->
+              new PausingZooKeeper(connect, timeout, watcher, readOnly, config, this)));
       backend.start(this);
     }
 

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Op;
@@ -110,20 +109,9 @@ class RoundTripTest {
   }
 
   private static ZooKeeperBackend counting(AtomicInteger requests, AtomicInteger guards) {
-    ZookeeperFactory factory = new ZookeeperFactory() {
-      @Override
-      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
-          throws Exception {
-        return newZooKeeper(connect, timeout, watcher, readOnly, new ZKClientConfig());
-      }
-
-      @Override
-      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
-          ZKClientConfig config) throws Exception {
-        return new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards);
-      }
-    };
-    return ZooKeeperBackendProvider.open(server.url(""), factory);
+    return ZooKeeperBackendProvider.open(server.url(""), ZkServers.factory(
+        (connect, timeout, watcher, readOnly, config) ->
+            new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards)));
   }
 
   @Test

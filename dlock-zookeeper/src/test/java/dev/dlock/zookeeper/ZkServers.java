@@ -16,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * Real ZooKeeper servers for tests (curator-test, in this JVM). A short tick lets tests ask for
@@ -81,6 +83,30 @@ final class ZkServers {
       throw new AssertionError("a plain ZooKeeper client did not connect to " + connectString + " in 20 s");
     }
     return raw;
+  }
+
+  /** Makes a ZooKeeper handle: a test's subclass of it, to count or hold back the requests a backend sends. */
+  @FunctionalInterface
+  interface HandleMaker {
+    ZooKeeper make(String connect, int timeout, Watcher watcher, boolean readOnly, ZKClientConfig config)
+        throws IOException;
+  }
+
+  /** A Curator factory whose every handle comes from {@code maker}, for {@link ZooKeeperBackendProvider#open}. */
+  static ZookeeperFactory factory(HandleMaker maker) {
+    return new ZookeeperFactory() {
+      @Override
+      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
+          throws IOException {
+        return maker.make(connect, timeout, watcher, readOnly, new ZKClientConfig());
+      }
+
+      @Override
+      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
+          ZKClientConfig config) throws IOException {
+        return maker.make(connect, timeout, watcher, readOnly, config);
+      }
+    };
   }
 
   static String url(String connectString, String params) {
