@@ -14,12 +14,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.ZooKeeper;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A holder whose node someone else deletes (an administrator, a cleanup script, a client with the
@@ -32,20 +30,11 @@ import org.junit.jupiter.api.Test;
 class DeletedNodeTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
   private static final Duration PROMPTLY = Duration.ofSeconds(2);
-  private static TestingServer server;
+  @RegisterExtension
+  static final ZkServer server = new ZkServer();
   private final TestClients clients = new TestClients();
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private ZooKeeper raw;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = ZkServers.server();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void close() throws Exception {
@@ -62,7 +51,7 @@ class DeletedNodeTest {
   }
 
   private String url() {
-    return ZkServers.url(server.getConnectString(), "sessionTimeout=30s");
+    return server.url("sessionTimeout=30s");
   }
 
   @Test
@@ -127,7 +116,7 @@ class DeletedNodeTest {
   }
 
   private ZooKeeper raw() throws Exception {
-    raw = ZkServers.rawClient(server.getConnectString());
+    raw = server.rawClient();
     return raw;
   }
 }

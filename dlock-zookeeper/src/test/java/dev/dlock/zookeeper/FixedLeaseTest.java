@@ -10,10 +10,8 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import org.apache.curator.test.TestingServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A fixed lease ({@code lock(name, leaseTime)}) on ZooKeeper ends at its deadline at the server
@@ -24,20 +22,11 @@ import org.junit.jupiter.api.Test;
  */
 class FixedLeaseTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
-  private static TestingServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = ZkServers.server();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final ZkServer server = new ZkServer();
 
   private static String url() {
-    return ZkServers.url(server.getConnectString(), "sessionTimeout=10s");
+    return server.url("sessionTimeout=10s");
   }
 
   @Test

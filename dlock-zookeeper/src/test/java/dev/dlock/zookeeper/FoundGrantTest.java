@@ -15,17 +15,14 @@ import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.curator.test.TestingServer;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -41,7 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class FoundGrantTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
-  private static TestingServer server;
+  @RegisterExtension
+  static final ZkServer server = new ZkServer();
 
   private SpiClients clients;
   private Waiter waiter;
@@ -63,24 +61,14 @@ class FoundGrantTest {
     }
   }
 
-  @BeforeAll
-  static void startServer() throws Exception {
-    server = ZkServers.server();
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
-
   @BeforeEach
   void open() throws Exception {
     // The longest session the server allows: the lease is 12 s, so a real pause of a few seconds
     // between queueing and granting still leaves the times this test sets apart.
-    String url = ZkServers.url(server.getConnectString(), "sessionTimeout=30s");
+    String url = server.url("sessionTimeout=30s");
     clients = new SpiClients(url);
     waiter = new Waiter(url);
-    raw = ZkServers.rawClient(server.getConnectString());
+    raw = server.rawClient();
   }
 
   @AfterEach
@@ -101,20 +89,9 @@ class FoundGrantTest {
     final ZooKeeperBackend backend;
 
     Waiter(String url) {
-      ZookeeperFactory factory = new ZookeeperFactory() {
-        @Override
-        public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
-            throws Exception {
-          return newZooKeeper(connect, timeout, watcher, readOnly, new ZKClientConfig());
-        }
-
-        @Override
-        public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
-            ZKClientConfig config) throws Exception {
-          return new PausingZooKeeper(connect, timeout, watcher, readOnly, config, Waiter.this);
-        }
-      };
-      backend = ZooKeeperBackendProvider.open(url, factory);
+      backend = ZooKeeperBackendProvider.open(url, ZkServers.factory(
+          (connect, timeout, watcher, readOnly, config) ->
+              new PausingZooKeeper(connect, timeout, watcher, readOnly, config, this)));
       backend.start(this);
     }
 

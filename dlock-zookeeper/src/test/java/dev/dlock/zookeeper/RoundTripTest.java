@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.curator.test.TestingServer;
-import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.Op;
@@ -24,9 +22,8 @@ import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What an uncontended acquire and a release cost, counted at the ZooKeeper handle: Curator is
@@ -40,22 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class RoundTripTest {
   private static final int N = 20;
-  private static TestingServer server;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    System.setProperty("znode.container.checkIntervalMs", "3600000");
-    try {
-      server = ZkServers.server();
-    } finally {
-      System.clearProperty("znode.container.checkIntervalMs");
-    }
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
+  @RegisterExtension
+  static final ZkServer server = new ZkServer(Duration.ofHours(1));
 
   /** A ZooKeeper handle that counts the requests it is asked to send, and the guard watches apart. */
   static final class CountingZooKeeper extends ZooKeeper {
@@ -126,20 +109,9 @@ class RoundTripTest {
   }
 
   private static ZooKeeperBackend counting(AtomicInteger requests, AtomicInteger guards) {
-    ZookeeperFactory factory = new ZookeeperFactory() {
-      @Override
-      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
-          throws Exception {
-        return newZooKeeper(connect, timeout, watcher, readOnly, new ZKClientConfig());
-      }
-
-      @Override
-      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
-          ZKClientConfig config) throws Exception {
-        return new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards);
-      }
-    };
-    return ZooKeeperBackendProvider.open(ZkServers.url(server.getConnectString(), ""), factory);
+    return ZooKeeperBackendProvider.open(server.url(""), ZkServers.factory(
+        (connect, timeout, watcher, readOnly, config) ->
+            new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards)));
   }
 
   @Test

@@ -20,10 +20,9 @@ import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.ACL;
 import org.apache.zookeeper.data.Stat;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,25 +33,11 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class UrlTest {
   private static final Duration PATIENCE = Duration.ofSeconds(20);
-  private static TestingServer server;
+  // Empty containers are removed within 100 ms here, so the test can watch one go.
+  @RegisterExtension
+  static final ZkServer server = new ZkServer(Duration.ofMillis(100));
   private final TestClients clients = new TestClients();
   private ZooKeeper raw;
-
-  @BeforeAll
-  static void startServer() throws Exception {
-    // Empty containers are removed within 100 ms here, so the test can watch one go.
-    System.setProperty("znode.container.checkIntervalMs", "100");
-    try {
-      server = ZkServers.server();
-    } finally {
-      System.clearProperty("znode.container.checkIntervalMs");
-    }
-  }
-
-  @AfterAll
-  static void stopServer() throws Exception {
-    server.close();
-  }
 
   @AfterEach
   void closeClients() throws Exception {
@@ -63,7 +48,7 @@ class UrlTest {
   }
 
   private ZooKeeper raw() throws Exception {
-    raw = ZkServers.rawClient(server.getConnectString());
+    raw = server.rawClient();
     return raw;
   }
 
@@ -147,7 +132,7 @@ class UrlTest {
 
   @Test
   void chrootHoldsEveryNodeAndTheDirectoriesAreContainersThatVanishWhenEmpty() throws Exception {
-    Client c = clients.open(ZkServers.url(server.getConnectString() + "/team/a", ""));
+    Client c = clients.open(ZkServers.url(server.connectString() + "/team/a", ""));
     ZooKeeper zk = raw();
     String dir = "/team/a/dlock/locks/orders%2E42";
     try (Lease held = c.client().lock("orders.42").acquire(PATIENCE)) {
@@ -176,7 +161,7 @@ class UrlTest {
 
   @Test
   void credentialsMakeNodesCreatorOnly() throws Exception {
-    String url = ZkServers.url("alice:s3cret@" + server.getConnectString() + "/secure", "");
+    String url = ZkServers.url("alice:s3cret@" + server.connectString() + "/secure", "");
     Client alice = clients.open(url);
     assertThat(alice.backend().describe()).contains("alice:***@").doesNotContain("s3cret");
     ZooKeeper anonymous = raw();
@@ -195,10 +180,10 @@ class UrlTest {
           .isInstanceOf(KeeperException.NoAuthException.class);
 
       // A client without credentials can neither take the lock nor be told it is free.
-      Client stranger = clients.open(ZkServers.url(server.getConnectString() + "/secure", ""));
+      Client stranger = clients.open(ZkServers.url(server.connectString() + "/secure", ""));
       assertThatThrownBy(() -> stranger.client().lock("vault").tryAcquire())
           .isInstanceOf(BackendUnavailableException.class).hasMessageContaining("NoAuth")
-          .hasMessageContaining(server.getConnectString());
+          .hasMessageContaining(server.connectString());
       // The same credentials in another client contend normally.
       Client alice2 = clients.open(url);
       assertThat(alice2.client().lock("vault").tryAcquire()).isEmpty();

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingCluster;
 import org.apache.curator.test.TestingServer;
+import org.apache.curator.utils.ZookeeperFactory;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.client.ZKClientConfig;
 
 /**
  * Real ZooKeeper servers for tests (curator-test, in this JVM). A short tick lets tests ask for
@@ -26,6 +29,7 @@ import org.apache.zookeeper.ZooKeeper;
  */
 final class ZkServers {
   static final int TICK_MS = 100;
+  private static final String CONTAINER_CHECK = "znode.container.checkIntervalMs";
 
   private ZkServers() {}
 
@@ -35,7 +39,24 @@ final class ZkServers {
   }
 
   static TestingServer server() throws Exception {
-    return new TestingServer(spec(), true);
+    return server(null);
+  }
+
+  /**
+   * A server that looks for empty containers to remove every {@code containerCheck} (null: once a
+   * minute, ZooKeeper's default). ZooKeeper reads that only from a system property as it starts,
+   * so starts take turns: another server started meanwhile would read it too.
+   */
+  static synchronized TestingServer server(Duration containerCheck) throws Exception {
+    if (containerCheck == null) {
+      return new TestingServer(spec(), true);
+    }
+    System.setProperty(CONTAINER_CHECK, Long.toString(containerCheck.toMillis()));
+    try {
+      return new TestingServer(spec(), true);
+    } finally {
+      System.clearProperty(CONTAINER_CHECK);
+    }
   }
 
   static TestingCluster cluster(int n) throws Exception {
@@ -62,6 +83,30 @@ final class ZkServers {
       throw new AssertionError("a plain ZooKeeper client did not connect to " + connectString + " in 20 s");
     }
     return raw;
+  }
+
+  /** Makes a ZooKeeper handle: a test's subclass of it, to count or hold back the requests a backend sends. */
+  @FunctionalInterface
+  interface HandleMaker {
+    ZooKeeper make(String connect, int timeout, Watcher watcher, boolean readOnly, ZKClientConfig config)
+        throws IOException;
+  }
+
+  /** A Curator factory whose every handle comes from {@code maker}, for {@link ZooKeeperBackendProvider#open}. */
+  static ZookeeperFactory factory(HandleMaker maker) {
+    return new ZookeeperFactory() {
+      @Override
+      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly)
+          throws IOException {
+        return maker.make(connect, timeout, watcher, readOnly, new ZKClientConfig());
+      }
+
+      @Override
+      public ZooKeeper newZooKeeper(String connect, int timeout, Watcher watcher, boolean readOnly,
+          ZKClientConfig config) throws IOException {
+        return maker.make(connect, timeout, watcher, readOnly, config);
+      }
+    };
   }
 
   static String url(String connectString, String params) {

@@ -7,15 +7,12 @@ import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
 import dev.dlock.testkit.SessionLockConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Every conformance suite on one real ZooKeeper server, each client opened by URL with its own
@@ -38,31 +35,22 @@ import org.junit.jupiter.api.Nested;
  * which no delete resets), and the holder is told at once by the watch on its node.
  */
 class ZooKeeperConformanceTest {
-  private static TestingServer server;
+  @RegisterExtension
+  static final ZkServer server = new ZkServer();
   private static ZooKeeper raw;
 
   @BeforeAll
-  static void startServer() throws Exception {
-    server = ZkServers.server();
-    CountDownLatch connected = new CountDownLatch(1);
-    raw = new ZooKeeper(server.getConnectString(), 10_000, e -> {
-      if (e.getState() == Watcher.Event.KeeperState.SyncConnected) {
-        connected.countDown();
-      }
-    });
-    if (!connected.await(20, TimeUnit.SECONDS)) {
-      throw new AssertionError("no connection to " + server.getConnectString());
-    }
+  static void connect() throws Exception {
+    raw = server.rawClient();
   }
 
   @AfterAll
-  static void stopServer() throws Exception {
+  static void disconnect() throws Exception {
     raw.close();
-    server.close();
   }
 
   private static LockClientBuilder builder() {
-    return LockClient.builder().url(ZkServers.url(server.getConnectString(), "sessionTimeout=5s"));
+    return LockClient.builder().url(server.url("sessionTimeout=5s"));
   }
 
   @Nested
