@@ -50,10 +50,6 @@ final class ClientState {
     return id + "-o" + (++owners);
   }
 
-  void trace(Supplier<String> line) {
-    sim.trace(line);
-  }
-
   /** Runs {@code step} after {@code delay}, or once a pause ends; never once dead. */
   void later(long delay, Runnable step) {
     sim.at(sim.now() + delay, () -> act(step));

@@ -20,7 +20,7 @@ final class Faults {
 
   /** The session ended at the server: grants are lost, the next try queues on a new session. */
   private void expired() {
-    s.trace(() -> s.id + " learns session " + s.session + " expired");
+    s.sim.trace(() -> s.id + " learns session " + s.session + " expired");
     holding.sessionExpired();
     s.session = s.server.openSession(queueing);
     s.lastContact = s.sim.now();
@@ -45,7 +45,7 @@ final class Faults {
       if (!s.connected) {
         return;
       }
-      s.trace(() -> s.id + " loses its connection for " + micros + " us");
+      s.sim.trace(() -> s.id + " loses its connection for " + micros + " us");
       s.connected = false;
       s.connection++;
       suspended();
@@ -77,7 +77,7 @@ final class Faults {
       expired();
       return;
     }
-    s.trace(() -> s.id + " reconnects to session " + s.session);
+    s.sim.trace(() -> s.id + " reconnects to session " + s.session);
     s.server.touch(s.session, s.sim.now());
     resume();
   }
@@ -87,7 +87,7 @@ final class Faults {
     if (s.phase == Phase.DEAD || s.sim.now() < s.pausedUntil) {
       return;
     }
-    s.trace(() -> s.id + " pauses for " + micros + " us");
+    s.sim.trace(() -> s.id + " pauses for " + micros + " us");
     s.pausedUntil = s.sim.now() + micros;
     if (micros >= Timing.READ_TIMEOUT && s.connected) {
       s.connected = false;
@@ -98,7 +98,7 @@ final class Faults {
   }
 
   void crash() {
-    s.trace(() -> s.id + " crashes");
+    s.sim.trace(() -> s.id + " crashes");
     s.phase = Phase.DEAD;
   }
 }

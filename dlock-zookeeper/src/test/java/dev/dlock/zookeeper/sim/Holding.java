@@ -11,6 +11,7 @@ import dev.dlock.testkit.sim.Invariants;
 final class Holding {
   private final ClientState s;
   private final Invariants checks;
+  private final long lease;
   private long token;
   private long validFrom;
   private boolean lost;
@@ -20,15 +21,12 @@ final class Holding {
   Holding(ClientState s, Invariants checks) {
     this.s = s;
     this.checks = checks;
-  }
-
-  long lease() {
-    return s.bugs.contains(Bug.LEASE_IS_SESSION_TIMEOUT) ? Timing.SESSION_TIMEOUT : Timing.LEASE;
+    this.lease = s.bugs.contains(Bug.LEASE_IS_SESSION_TIMEOUT) ? Timing.SESSION_TIMEOUT : Timing.LEASE;
   }
 
   /** Counts its grant valid by its own lease rule: not told of a loss, and the lease not run out. */
   boolean holdsValid() {
-    return s.phase == Phase.HOLDING && !lost && s.sim.now() < validFrom + lease();
+    return s.phase == Phase.HOLDING && !lost && s.sim.now() < validFrom + lease;
   }
 
   String holding() {
@@ -48,7 +46,7 @@ final class Holding {
       loseGrant("granted with its lease run out already"); // the engine reports it lost at once
       return;
     }
-    s.trace(() -> s.id + " holds as " + s.owner + ", token " + token);
+    s.sim.trace(() -> s.id + " holds as " + s.owner + ", token " + token);
     checks.granted(s.id + "/" + s.owner, token);
     s.later(Timing.RENEW_EVERY, () -> renew(mine));
     s.later((long) (s.sim.random().nextDouble() * 2 * Timing.LEASE), () -> {
@@ -62,7 +60,7 @@ final class Holding {
     if (s.phase != Phase.HOLDING || s.polls != grant) {
       return;
     }
-    if (s.sim.now() >= validFrom + lease()) {
+    if (s.sim.now() >= validFrom + lease) {
       loseGrant("its lease ran out unrenewed");
       return;
     }
@@ -88,7 +86,7 @@ final class Holding {
 
   private void loseGrant(String why) {
     lost = true;
-    s.trace(() -> s.id + " reports " + s.owner + " lost: " + why);
+    s.sim.trace(() -> s.id + " reports " + s.owner + " lost: " + why);
     release(); // the engine releases a lost grant: its node may still stand
   }
 
@@ -98,7 +96,7 @@ final class Holding {
       handOffs++;
       s.owner = s.newOwner();
       token = s.bugs.contains(Bug.HANDOFF_KEEPS_TOKEN) ? token : token + 1;
-      s.trace(() -> s.id + " hands off to " + s.owner + ", token " + token);
+      s.sim.trace(() -> s.id + " hands off to " + s.owner + ", token " + token);
       checks.granted(s.id + "/" + s.owner, token);
       int mine = s.polls;
       s.later((long) (s.sim.random().nextDouble() * Timing.LEASE), () -> {
@@ -108,7 +106,7 @@ final class Holding {
       });
       return;
     }
-    s.trace(() -> s.id + " releases " + s.owner);
+    s.sim.trace(() -> s.id + " releases " + s.owner);
     release();
   }
 
@@ -153,7 +151,7 @@ final class Holding {
   void suspendedTooLong() {
     if (s.phase == Phase.HOLDING && !lost) {
       lost = true;
-      s.trace(() -> s.id + " reports " + s.owner + " lost: suspended too long");
+      s.sim.trace(() -> s.id + " reports " + s.owner + " lost: suspended too long");
     }
   }
 }

@@ -34,7 +34,7 @@ final class Queueing {
   void acquire() {
     s.owner = s.newOwner();
     waitingSince = s.sim.now();
-    s.trace(() -> s.id + " wants the lock as " + s.owner);
+    s.sim.trace(() -> s.id + " wants the lock as " + s.owner);
     tryAcquire();
   }
 
@@ -53,7 +53,7 @@ final class Queueing {
           s.uncertain = false;
           if (r != null) {
             s.node = ((SimServer.Node) r).czxid();
-            s.trace(() -> "  " + s.id + " adopts node " + s.node);
+            s.sim.trace(() -> "  " + s.id + " adopts node " + s.node);
           }
           queue();
         }, sent -> { });
@@ -139,10 +139,10 @@ final class Queueing {
     int conn = s.connection;
     s.act(() -> {
       if (sid != s.session || conn != s.connection || !s.connected) {
-        s.trace(() -> "  " + s.id + " watch event for " + czxid + " lost");
+        s.sim.trace(() -> "  " + s.id + " watch event for " + czxid + " lost");
         return;
       }
-      s.trace(() -> s.id + " event: " + czxid + " deleted");
+      s.sim.trace(() -> s.id + " event: " + czxid + " deleted");
       if (czxid == watched && watchedIsHead) {
         headGone = true;
       }
