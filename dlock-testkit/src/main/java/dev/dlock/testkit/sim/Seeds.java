@@ -61,7 +61,7 @@ public final class Seeds {
    * @param run the broken model
    * @param violations the prefixes of the violations the break may cause
    */
-  public static void assertCaught(Object bug, Run run, String... violations) {
+  public static void assertCaught(Enum<?> bug, Run run, String... violations) {
     for (long seed = 1; seed <= SEEDS_FOR_A_BUG; seed++) {
       String violation = run.run(seed, false).violation();
       if (violation != null) {

@@ -12,6 +12,8 @@ import java.util.List;
 final class Queueing {
   private final ClientState s;
   private final Holding holding;
+  /** Made once: it goes with every grant. */
+  private final Runnable again = this::again;
   private long watched;
   private boolean watchedIsHead;
   private boolean headGone;
@@ -160,7 +162,7 @@ final class Queueing {
   }
 
   private void hold() {
-    holding.grant(attemptSentAt, this::again);
+    holding.grant(attemptSentAt, again);
   }
 
   /** After a release, the next acquisition comes a while later. */
