@@ -1,6 +1,7 @@
 /**
- * The conformance suites a backend's tests extend. JUnit and AssertJ are part of its API, since a
- * backend's test classes inherit the suites' test methods and assertions.
+ * The conformance suites a backend's tests extend, and the scaffolding of its seeded simulations.
+ * JUnit and AssertJ are part of its API, since a backend's test classes inherit the suites' test
+ * methods and assertions.
  */
 module dev.dlock.testkit {
   requires transitive dev.dlock.core;
@@ -8,4 +9,5 @@ module dev.dlock.testkit {
   requires transitive org.assertj.core;
 
   exports dev.dlock.testkit;
+  exports dev.dlock.testkit.sim;
 }

@@ -3,6 +3,8 @@ package dev.dlock.redis.sim;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import dev.dlock.testkit.sim.Result;
+import dev.dlock.testkit.sim.Seeds;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -22,21 +24,9 @@ class RedisQueueSimulationTest {
 
   @Test
   void everySeedKeepsTheInvariants() {
-    String one = System.getProperty("dlock.sim.seed");
     SimSettings settings = SimSettings.standard();
-    if (one != null) {
-      Simulation.Result r = new Simulation(Long.parseLong(one), settings, Set.of(), true).run();
-      System.out.println(r.trace());
-      assertEquals(null, r.violation(), "seed " + one);
-      return;
-    }
-    for (long seed = 1; seed <= RUNS; seed++) {
-      Simulation.Result r = new Simulation(seed, settings, Set.of(), false).run();
-      if (r.violation() != null) {
-        throw new AssertionError("seed " + seed + ": " + r.violation()
-            + "; replay with -Ddlock.sim.seed=" + seed + " to print its trace");
-      }
-    }
+    Seeds.keepInvariants("dlock.sim.seed", RUNS,
+        (seed, traced) -> new Simulation(seed, settings, Set.of(), traced).run());
   }
 
   @Test
@@ -70,7 +60,7 @@ class RedisQueueSimulationTest {
    */
   @Test
   void stalePushedGrantTakenAsFreshIsCaught() {
-    Simulation.Result r = new Simulation(73, SimSettings.standard(), EnumSet.of(Bug.STALE_PUSH_TAKEN), false).run();
+    Result r = new Simulation(73, SimSettings.standard(), EnumSet.of(Bug.STALE_PUSH_TAKEN), false).run();
     assertNotNull(r.violation(), "seed 73 no longer shows the stale pushed grant");
     if (!r.violation().startsWith("token not increasing")) {
       throw new AssertionError("seed 73: " + r.violation());
@@ -80,15 +70,7 @@ class RedisQueueSimulationTest {
 
   /** The broken model must fail some seed, with the violation it breaks. */
   private static void assertCaught(Bug bug, String violation) {
-    for (long seed = 1; seed <= 20_000; seed++) {
-      Simulation.Result r = new Simulation(seed, SimSettings.standard(), EnumSet.of(bug), false).run();
-      if (r.violation() != null) {
-        if (!r.violation().startsWith(violation)) {
-          throw new AssertionError(bug + " broke something else at seed " + seed + ": " + r.violation());
-        }
-        return;
-      }
-    }
-    throw new AssertionError(bug + " passed 20,000 seeds: the checks do not catch it");
+    Seeds.assertCaught(bug,
+        (seed, traced) -> new Simulation(seed, SimSettings.standard(), EnumSet.of(bug), traced).run(), violation);
   }
 }

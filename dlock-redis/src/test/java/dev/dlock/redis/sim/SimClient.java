@@ -1,5 +1,8 @@
 package dev.dlock.redis.sim;
 
+import dev.dlock.testkit.sim.Holder;
+import dev.dlock.testkit.sim.Invariants;
+import dev.dlock.testkit.sim.Scheduler;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -12,11 +15,11 @@ import java.util.function.Supplier;
  * Inbox's handling of a pushed grant nobody waits for ('pass'). Script calls reach the server
  * after a random latency; their answer counts from the send time, as the engine counts it.
  */
-final class SimClient {
+final class SimClient implements Holder {
   enum Phase { IDLE, WAITING, HOLDING, DEAD }
 
   private final String id;
-  private final Clock clock;
+  private final Scheduler clock;
   private final SimServer server;
   private final SimFairServer fair;
   private final Invariants checks;
@@ -47,7 +50,7 @@ final class SimClient {
   private int holdId;
   private long pausedUntil;
 
-  SimClient(String id, Clock clock, SimServer server, SimFairServer fair, Invariants checks,
+  SimClient(String id, Scheduler clock, SimServer server, SimFairServer fair, Invariants checks,
       Set<Bug> bugs, SimSettings settings) {
     this.id = id;
     this.clock = clock;
@@ -76,12 +79,13 @@ final class SimClient {
     return Math.max(waitingSince, pausedUntil);
   }
 
-  /** True while it holds a grant its client still counts valid. */
-  boolean holdsValid() {
+  @Override
+  public boolean holdsValid() {
     return phase == Phase.HOLDING && clock.now() < deadline;
   }
 
-  String holding() {
+  @Override
+  public String holding() {
     return owner + " token " + token + " valid until " + deadline;
   }
 

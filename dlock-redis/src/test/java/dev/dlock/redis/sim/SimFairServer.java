@@ -9,30 +9,17 @@ final class SimFairServer {
   private final long waiterTimeoutMs;
   private final Channels channels;
   private final SimQueue waiters = new SimQueue();
-  private SimLock lock;
+  private final SimKey key = new SimKey();
   private long counter;
-  private long freedAt;
 
   SimFairServer(long waiterTimeoutMs, Channels channels) {
     this.waiterTimeoutMs = waiterTimeoutMs;
     this.channels = channels;
   }
 
-  SimLock lock(long now) {
-    if (lock != null && now >= lock.expiresAt()) {
-      freedAt = lock.expiresAt();
-      lock = null;
-    }
-    return lock;
-  }
-
-  long freeSince(long now) {
-    return lock(now) == null ? freedAt : -1;
-  }
-
-  private void del(long now) {
-    lock = null;
-    freedAt = now;
+  /** The lock key. */
+  SimKey key() {
+    return key;
   }
 
   private long drawToken(long now) {
@@ -42,9 +29,9 @@ final class SimFairServer {
 
   /** fair-acquire.lua: grants in queue order, or queues the owner ({@code willWait}). */
   SimServer.Reply acquire(String owner, long leaseMs, boolean willWait, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l != null && l.holder().equals(owner)) { // a retry whose answer was lost: granted again
-      lock = new SimLock('-', 0, owner, now + leaseMs * 1000);
+      key.set(new SimLock('-', 0, owner, now + leaseMs * 1000));
       return new SimServer.Reply(true, drawToken(now), 0, "", 0);
     }
     String head = null;
@@ -55,7 +42,7 @@ final class SimFairServer {
       head = waiters.at(0, now);
     }
     if (l == null && (head == null || head.equals(owner))) {
-      lock = new SimLock('-', 0, owner, now + leaseMs * 1000);
+      key.set(new SimLock('-', 0, owner, now + leaseMs * 1000));
       if (head != null) {
         waiters.remove(owner, now);
       }
@@ -72,11 +59,11 @@ final class SimFairServer {
 
   /** fair-release.lua, mode 'release'. */
   boolean release(String owner, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null || !l.holder().equals(owner)) {
       return false;
     }
-    del(now);
+    key.del(now);
     wakeHead(now);
     return true;
   }
@@ -86,10 +73,10 @@ final class SimFairServer {
     boolean wasHead = owner.equals(waiters.at(0, now));
     boolean left = waiters.lapses(owner, now) != 0;
     waiters.remove(owner, now);
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     boolean freed = l != null && l.holder().equals(owner);
     if (freed) {
-      del(now);
+      key.del(now);
     }
     if (freed || wasHead) {
       wakeHead(now);
@@ -99,7 +86,7 @@ final class SimFairServer {
 
   /** fair-release.lua's wakeHead: tell the oldest live waiter whose client listens. */
   private void wakeHead(long now) {
-    if (!waiters.exists(now) || lock(now) != null) {
+    if (!waiters.exists(now) || key.get(now) != null) {
       return;
     }
     long nowMs = now / 1000;
@@ -119,16 +106,16 @@ final class SimFairServer {
 
   /** renew-kinds.lua, kind 's': PEXPIRE if the owner still holds it. */
   boolean renew(String owner, long leaseMs, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null || !l.holder().equals(owner)) {
       return false;
     }
-    lock = new SimLock('-', 0, owner, now + leaseMs * 1000);
+    key.set(new SimLock('-', 0, owner, now + leaseMs * 1000));
     return true;
   }
 
   @Override
   public String toString() {
-    return "fair lock=" + lock + " counter=" + counter + " queue=" + waiters;
+    return "fair lock=" + key + " counter=" + counter + " queue=" + waiters;
   }
 }

@@ -1,5 +1,6 @@
 package dev.dlock.redis.sim;
 
+import dev.dlock.testkit.sim.Scheduler;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,12 +9,12 @@ import java.util.Map;
  * client lives; the message may still be lost after that (its connection dropped) or arrive late.
  */
 final class SimNetwork implements Channels {
-  private final Clock clock;
+  private final Scheduler clock;
   private final double dropRate;
   private final long maxDelayMicros;
   private final Map<String, SimClient> subscribed = new HashMap<>();
 
-  SimNetwork(Clock clock, double dropRate, long maxDelayMicros) {
+  SimNetwork(Scheduler clock, double dropRate, long maxDelayMicros) {
     this.clock = clock;
     this.dropRate = dropRate;
     this.maxDelayMicros = maxDelayMicros;

@@ -19,9 +19,8 @@ final class SimServer {
   private final Channels channels;
   private final Set<Bug> bugs;
   private final SimQueue waiters = new SimQueue();
-  private SimLock lock;
+  private final SimKey key = new SimKey();
   private long counter;
-  private long freedAt;
 
   SimServer(long waiterTimeoutMs, Channels channels, Set<Bug> bugs) {
     this.waiterTimeoutMs = waiterTimeoutMs;
@@ -29,18 +28,9 @@ final class SimServer {
     this.bugs = bugs;
   }
 
-  /** GET lock, after its PX ran out or not. */
-  SimLock lock(long now) {
-    if (lock != null && now >= lock.expiresAt()) {
-      freedAt = lock.expiresAt();
-      lock = null;
-    }
-    return lock;
-  }
-
-  /** Since when the lock key has been absent, or -1 while it exists. */
-  long freeSince(long now) {
-    return lock(now) == null ? freedAt : -1;
+  /** The lock key. */
+  SimKey key() {
+    return key;
   }
 
   SimQueue waiters() {
@@ -48,12 +38,7 @@ final class SimServer {
   }
 
   private void set(char state, long ms, String holder, long now) {
-    lock = new SimLock(state, ms, holder, now + ms * 1000);
-  }
-
-  private void del(long now) {
-    lock = null;
-    freedAt = now;
+    key.set(new SimLock(state, ms, holder, now + ms * 1000));
   }
 
   /** The prelude's drawToken: max(counter + 1, server micros). */
@@ -64,7 +49,7 @@ final class SimServer {
 
   /** acquire.lua; mode 0 one-shot, 1 will wait, 2 will wait and may be queued. */
   Reply acquire(String owner, long leaseMs, int mode, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null) { // SET NX PX succeeded: the uncontended path
       set('-', leaseMs, owner, now);
       if (mode == 2) {
@@ -82,14 +67,14 @@ final class SimServer {
         return new Reply(true, counter, 0, "", 0);
       }
       // a retry of a granted attempt whose answer was lost: PEXPIRE, the same grant
-      lock = new SimLock(l.state(), l.ms(), owner, now + leaseMs * 1000);
+      key.set(new SimLock(l.state(), l.ms(), owner, now + leaseMs * 1000));
       return new Reply(true, counter, 0, "", 0);
     }
     long left = (l.expiresAt() - now) / 1000; // PTTL
     if (mode != 0) {
       waiters.add(owner, now, now / 1000 + waiterTimeoutMs, leaseMs, waiterTimeoutMs);
       if (l.state() == '-') { // SET '+' KEEPTTL
-        lock = new SimLock('+', l.ms(), l.holder(), l.expiresAt());
+        key.set(new SimLock('+', l.ms(), l.holder(), l.expiresAt()));
       }
     }
     return new Reply(false, 0, left, l.holder(), counter);
@@ -97,11 +82,11 @@ final class SimServer {
 
   /** release.lua, mode 'release': GETDEL, put back another owner's lock, hand over if '+'/'@'. */
   boolean release(String owner, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null) {
       return false;
     }
-    del(now);
+    key.del(now);
     if (!l.holder().equals(owner)) { // put back for its whole lease (ms), never shorter
       set(l.state(), l.ms(), l.holder(), now);
       return false;
@@ -115,11 +100,11 @@ final class SimServer {
   /** release.lua, mode 'cancel' ({@code pass} false) or 'pass' (only a grant still marked '@'). */
   boolean cancel(String owner, boolean pass, long now) {
     waiters.remove(owner, now);
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null || !l.holder().equals(owner) || pass && l.state() != '@') {
       return false;
     }
-    del(now);
+    key.del(now);
     if (l.state() != '-') {
       handOver(now);
     }
@@ -153,7 +138,7 @@ final class SimServer {
 
   /** handoff.lua: the grant moves to {@code to} with the next token; 0 if {@code from} lost it. */
   long handOff(String from, String to, long leaseMs, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null || !l.holder().equals(from)) {
       return 0;
     }
@@ -163,13 +148,13 @@ final class SimServer {
 
   /** renew.lua for one grant: true if renewed, false if lost. */
   boolean renew(String owner, long leaseMs, long now) {
-    SimLock l = lock(now);
+    SimLock l = key.get(now);
     if (l == null || !l.holder().equals(owner)) {
       return bugs.contains(Bug.RENEW_WITHOUT_OWNER);
     }
     // '@' renewed by its taker: held now ('+'), for a whole lease; else PEXPIRE
     boolean pushed = l.state() == '@';
-    lock = new SimLock(pushed ? '+' : l.state(), pushed ? leaseMs : l.ms(), owner, now + leaseMs * 1000);
+    key.set(new SimLock(pushed ? '+' : l.state(), pushed ? leaseMs : l.ms(), owner, now + leaseMs * 1000));
     return true;
   }
 
@@ -179,6 +164,6 @@ final class SimServer {
 
   @Override
   public String toString() {
-    return "lock=" + lock + " counter=" + counter + " queue=" + waiters;
+    return "lock=" + key + " counter=" + counter + " queue=" + waiters;
   }
 }

@@ -1,5 +1,6 @@
 package dev.dlock.zookeeper.sim;
 
+import dev.dlock.testkit.sim.Scheduler;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -23,23 +24,23 @@ final class SimServer {
   /** What a call finds when its session has ended: the client learns of the expiry. */
   static final Object EXPIRED = new Object();
 
-  private final Simulation sim;
-  private final Invariants checks;
+  private final Scheduler sim;
+  private final QueueChecks checks;
   private final TreeMap<Long, Node> queue = new TreeMap<>();
   private final Map<Long, Long> touched = new HashMap<>();
-  private final Map<Long, SimClient> owners = new HashMap<>();
+  private final Map<Long, Queueing> owners = new HashMap<>();
   private final Map<Long, Set<Long>> watches = new HashMap<>();
   private final Map<Long, Long> lastEvent = new HashMap<>();
   private long zxid = 100;
   private long sessions;
   private long headSince;
 
-  SimServer(Simulation sim, Invariants checks) {
+  SimServer(Scheduler sim, QueueChecks checks) {
     this.sim = sim;
     this.checks = checks;
   }
 
-  long openSession(SimClient client) {
+  long openSession(Queueing client) {
     long sid = ++sessions;
     owners.put(sid, client);
     touched.put(sid, sim.now());
@@ -154,7 +155,7 @@ final class SimServer {
     Set<Long> watchers = watches.remove(czxid);
     if (watchers != null) {
       for (long sid : watchers) {
-        SimClient c = owners.get(sid);
+        Queueing c = owners.get(sid);
         long delay = sim.random().nextInt(5) == 0 ? (long) (sim.random().nextDouble() * 4 * Timing.SLOW_LEG)
             : (long) (sim.random().nextDouble() * Timing.FAST_LEG);
         long at = Math.max(lastEvent.getOrDefault(sid, 0L), sim.now() + delay); // in order per session
@@ -171,7 +172,7 @@ final class SimServer {
     headSince = sim.now();
     Node h = queue.firstEntry().getValue();
     sim.trace(() -> "  head is now " + h);
-    checks.newHead(h.czxid(), owners.get(h.session()));
+    checks.newHead(h.czxid(), owners.get(h.session()).id());
   }
 
   /** The node at the head and since when, or null. */

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dlock.testkit.sim.Result;
+import dev.dlock.testkit.sim.Seeds;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -29,20 +31,7 @@ class ZooKeeperQueueSimulationTest {
 
   @Test
   void everySeedKeepsTheInvariants() {
-    String one = System.getProperty("dlock.zksim.seed");
-    if (one != null) {
-      Simulation.Result r = new Simulation(Long.parseLong(one), Set.of(), true).run();
-      System.out.println(r.trace());
-      assertEquals(null, r.violation(), "seed " + one);
-      return;
-    }
-    for (long seed = 1; seed <= RUNS; seed++) {
-      Simulation.Result r = new Simulation(seed, Set.of(), false).run();
-      if (r.violation() != null) {
-        throw new AssertionError("seed " + seed + ": " + r.violation()
-            + "; replay with -Ddlock.zksim.seed=" + seed + " to print its trace");
-      }
-    }
+    Seeds.keepInvariants("dlock.zksim.seed", RUNS, (seed, traced) -> new Simulation(seed, Set.of(), traced).run());
   }
 
   @Test
@@ -83,11 +72,11 @@ class ZooKeeperQueueSimulationTest {
    * is first at 1.19 s while c0 still counts its grant valid. Now such a grant is valid only until
    * the session's last word from the leader runs out, and a sync and an exists of the node confirm
    * it first when little of that is left (ZooKeeperBackend.confirmed); the model counts it from the
-   * last answered call's send time (SimClient.queue) and passes every seed.
+   * last answered call's send time (Queueing.queue) and passes every seed.
    */
   @Test
   void headGoneGrantWithoutACallIsCaught() {
-    Simulation.Result r = new Simulation(4050, EnumSet.of(Bug.HEAD_GONE_UNBACKED), false).run();
+    Result r = new Simulation(4050, EnumSet.of(Bug.HEAD_GONE_UNBACKED), false).run();
     assertNotNull(r.violation(), "seed 4050 no longer shows the unbacked grant");
     assertTrue(r.violation().startsWith("holder not told"), "seed 4050: " + r.violation());
     assertEquals(null, new Simulation(4050, Set.of(), false).run().violation());
@@ -95,17 +84,6 @@ class ZooKeeperQueueSimulationTest {
 
   /** The broken model must fail some seed within 20,000, with a violation it can cause. */
   private static void assertCaught(Bug bug, String... violations) {
-    for (long seed = 1; seed <= 20_000; seed++) {
-      Simulation.Result r = new Simulation(seed, EnumSet.of(bug), false).run();
-      if (r.violation() != null) {
-        for (String v : violations) {
-          if (r.violation().startsWith(v)) {
-            return;
-          }
-        }
-        throw new AssertionError(bug + " broke something else at seed " + seed + ": " + r.violation());
-      }
-    }
-    throw new AssertionError(bug + " passed 20,000 seeds: the checks do not catch it");
+    Seeds.assertCaught(bug, (seed, traced) -> new Simulation(seed, EnumSet.of(bug), traced).run(), violations);
   }
 }
