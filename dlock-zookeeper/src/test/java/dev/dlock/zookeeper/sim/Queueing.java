@@ -7,7 +7,7 @@ import java.util.List;
  * waits: it creates its node (adopting it after a lost reply), lists the queue, holds when first,
  * or watches its predecessor and waits for the event or the re-poll. A waiter whose watched head
  * was deleted holds without listing again, counted from its last answered call, as the backend's
- * grant is (ZooKeeperBackend.confirmed; the old way is Bug.HEAD_GONE_UNBACKED).
+ * grant is (QueueNodes.grantFound; the old way is Bug.HEAD_GONE_UNBACKED).
  */
 final class Queueing {
   private final ClientState s;

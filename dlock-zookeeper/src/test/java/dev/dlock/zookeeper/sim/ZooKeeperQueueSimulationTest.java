@@ -71,7 +71,7 @@ class ZooKeeperQueueSimulationTest {
    * event and holds token 1648, counted valid until 1.39 s, on a node already gone; c1's new node
    * is first at 1.19 s while c0 still counts its grant valid. Now such a grant is valid only until
    * the session's last word from the leader runs out, and a sync and an exists of the node confirm
-   * it first when little of that is left (ZooKeeperBackend.confirmed); the model counts it from the
+   * it first when little of that is left (QueueNodes.grantFound); the model counts it from the
    * last answered call's send time (Queueing.queue) and passes every seed.
    */
   @Test
