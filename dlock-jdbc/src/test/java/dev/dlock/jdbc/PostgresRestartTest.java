@@ -23,19 +23,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
-import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * A PostgreSQL restart while a lease is held, on one data directory and port: a short outage
  * leaves the row in place and the watchdog's next renewal keeps the lock; an outage longer than
  * the lease tells the holder it lost, and the lock goes to the next client.
  */
-// Beside the module's other classes, as it spends its time waiting on servers of its own; its
-// cases one after another (the lock makes them share the class's thread).
-@Execution(ExecutionMode.CONCURRENT)
-@ResourceLock("the class's own restarted PostgreSQL")
 class PostgresRestartTest {
   private Path dataDir;
   private int port;
