@@ -91,9 +91,9 @@ public class EngineLincheckTest {
   }
 
   /**
-   * Runs every path once outside Lincheck, lost release included: a class loaded, or a lambda first
-   * linked, inside the model checker hangs its execution. With all classes instrumented up front
-   * (the property above), none is re-instrumented in the middle of a scenario either.
+   * Runs this class's operations once outside Lincheck, lost release included: a class loaded, or a
+   * lambda first linked, inside the model checker hangs its execution ({@link LincheckSetup} runs
+   * the engine's waiting paths).
    */
   private static void warmUp() {
     EngineLincheckTest t = new EngineLincheckTest();
