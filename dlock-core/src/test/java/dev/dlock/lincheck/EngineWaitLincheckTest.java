@@ -134,7 +134,7 @@ public class EngineWaitLincheckTest {
   void waitsHandOffsAndInterruptsAreLinearizable() {
     ModelCheckingOptions options = new ModelCheckingOptions()
         .iterations(0)
-        .invocationsPerIteration(20)
+        .invocationsPerIteration(10)
         .minimizeFailedScenario(false)
         .enableAwaitLoopsAnalysis(false)
         .sequentialSpecification(Spec.class)
