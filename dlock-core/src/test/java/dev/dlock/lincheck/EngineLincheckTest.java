@@ -7,9 +7,12 @@ import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.mem.MemServer;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -30,7 +33,7 @@ public class EngineLincheckTest {
   private static final Duration LEASE = Duration.ofHours(1);
 
   static {
-    System.setProperty("lincheck.instrumentAllClasses", "true");
+    LincheckSetup.init();
     warmUp();
   }
 
@@ -48,7 +51,7 @@ public class EngineLincheckTest {
     return (thread == 2 ? own : shared).lock("n" + name);
   }
 
-  private static String unlock(DistributedLock lock) {
+  static String unlock(DistributedLock lock) {
     try {
       lock.unlock();
       return "ok";
@@ -79,17 +82,18 @@ public class EngineLincheckTest {
 
   /**
    * The server's clock jumps past every lease, as after a long pause of the holders' process. Not
-   * an operation yet: run beside an acquire in flight, it finds a counterexample to the plain
-   * table (see the branch report), so the warm-up alone uses it.
+   * an operation here: beside an acquire in flight it meets the refusal shown in
+   * {@link #aTryLockIsRefusedOnlyWhileTheNameIsHeld}, which is not about loss;
+   * {@link EngineLossLincheckTest} checks loss with one thread per client.
    */
   public void expireLeases() {
     serverNanos.addAndGet(LEASE.multipliedBy(2).toNanos());
   }
 
   /**
-   * Runs every path once outside Lincheck, lost release included: a class loaded, or a lambda first
-   * linked, inside the model checker hangs its execution. With all classes instrumented up front
-   * (the property above), none is re-instrumented in the middle of a scenario either.
+   * Runs this class's operations once outside Lincheck, lost release included: a class loaded, or a
+   * lambda first linked, inside the model checker hangs its execution ({@link LincheckSetup} runs
+   * the engine's waiting paths).
    */
   private static void warmUp() {
     EngineLincheckTest t = new EngineLincheckTest();
@@ -122,6 +126,43 @@ public class EngineLincheckTest {
         .addGuarantee(forClasses(ThreadPoolExecutor.class.getName(), ScheduledThreadPoolExecutor.class.getName())
             .allMethods().ignore())
         .check(getClass());
+  }
+
+  /**
+   * The counterexample that keeps {@link #expireLeases} and waits with a timeout out of the mix
+   * above, reduced: a thread's tryLock answers false while another thread of its client is asking
+   * the server for the name (it holds the client's gate), even when the name is free. Lincheck
+   * finds: thread 1 enters the gate; thread 3, of the same client, is refused at once; thread 2,
+   * of another client, takes n1 and releases it; thread 1 is granted. No order explains thread 3's
+   * false: nobody held n1 before thread 2 took it, and thread 1's grant came after thread 2's
+   * release. With the server's clock jumping in place of the release, the in-flight acquire makes
+   * two tryLocks of its sibling fail, one on each side of the jump. Disabled until the engine
+   * decides: a tryLock could wait for its sibling's answer, or the contract could say so.
+   */
+  @Disabled("engine: tryLock() is refused while a sibling thread of its client asks the server,"
+      + " even with the name free (branch lincheck3)")
+  @Test
+  void aTryLockIsRefusedOnlyWhileTheNameIsHeld() {
+    new ModelCheckingOptions()
+        .iterations(0)
+        .invocationsPerIteration(500)
+        .minimizeFailedScenario(false)
+        .sequentialSpecification(Spec.class)
+        .addGuarantee(forClasses(ThreadPoolExecutor.class.getName(), ScheduledThreadPoolExecutor.class.getName())
+            .allMethods().ignore())
+        .addCustomScenario(new ExecutionScenario(List.of(),
+            List.of(List.of(op("tryLock", 1, 1)), List.of(op("tryLock", 1, 2), op("unlock", 1, 2)),
+                List.of(op("tryLock", 1, 3))),
+            List.of(), null))
+        .check(getClass());
+  }
+
+  private static Actor op(String method, int name, int thread) {
+    try {
+      return new Actor(EngineLincheckTest.class.getMethod(method, int.class, int.class), List.of(name, thread));
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException("no operation " + method, e);
+    }
   }
 
   /** {@link LockTable} with the operations' signatures, as Lincheck matches them by name. */

@@ -50,6 +50,11 @@ public final class LockTable {
     return counts.getOrDefault(name + "/" + owner, 0);
   }
 
+  /** How many names someone holds at the server. */
+  public int serverNames() {
+    return server.size();
+  }
+
   /** Every lease runs out at the server; the holders do not know yet. */
   public void expireLeases() {
     server.clear();
