@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One acquire call, followed through: reentry by the holding thread costs nothing; otherwise the
- * thread passes the name's gate (one competitor per name and client), or takes the grant a local
- * releaser handed it while it queued there, asks the backend, and on
+ * thread passes the name's gate (one competitor per name and client; a try that does not wait
+ * asks once past a busy gate), or takes the grant a local releaser handed it while it queued
+ * there, asks the backend, and on
  * "held" sleeps until a release notification, the backend's retry hint capped by maxPollInterval,
  * or its deadline. A wait that ends without a grant cancels its place at the backend, so nothing
  * is left behind for a thread that timed out or was interrupted.
@@ -77,6 +78,13 @@ final class Acquisition {
         return h;
       }
       NameState.Handed pass = passGate(st);
+      if (pass == null && timeoutNanos == 0) {
+        // A sibling is at the gate, and the name may be free: ask once past the gate, as
+        // ReentrantLock.tryLock barges, rather than refuse (Lincheck found the refusal).
+        h = compete(st, false);
+        keepRef = h != null;
+        return h;
+      }
       if (pass == null) {
         return null;
       }
@@ -87,7 +95,7 @@ final class Acquisition {
       }
       try {
         ctx.names.checkOpen(name);
-        h = compete(st);
+        h = compete(st, true);
         keepRef = h != null;
         return h;
       } finally {
@@ -145,7 +153,8 @@ final class Acquisition {
     return st.enterGate(spec, remaining(), this::markWaited);
   }
 
-  private @Nullable Hold compete(NameState st) throws InterruptedException {
+  /** {@code head}: the thread passed the gate, and a release notification must wake it. */
+  private @Nullable Hold compete(NameState st, boolean head) throws InterruptedException {
     String owner = ctx.names.newOwner();
     boolean queued = false;
     boolean granted = false;
@@ -155,7 +164,9 @@ final class Acquisition {
     Hold writeHold = spec.kind() == LockKind.READ ? heldByThisThread(LockKind.WRITE) : null;
     String writer = writeHold == null ? null : writeHold.grant.owner();
     boolean first = true;
-    st.competing(true);
+    if (head) {
+      st.competing(true);
+    }
     try {
       while (true) {
         long seq = st.releaseSeq();
@@ -193,7 +204,9 @@ final class Acquisition {
         ctx.names.checkOpen(name);
       }
     } finally {
-      st.competing(false);
+      if (head) {
+        st.competing(false);
+      }
       if (queued && !granted) {
         ctx.cancelQuietly(name, owner);
       }

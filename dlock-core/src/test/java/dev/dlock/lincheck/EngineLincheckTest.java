@@ -18,7 +18,6 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -82,9 +81,7 @@ public class EngineLincheckTest {
 
   /**
    * The server's clock jumps past every lease, as after a long pause of the holders' process. Not
-   * an operation here: beside an acquire in flight it meets the refusal shown in
-   * {@link #aTryLockIsRefusedOnlyWhileTheNameIsHeld}, which is not about loss;
-   * {@link EngineLossLincheckTest} checks loss with one thread per client.
+   * an operation here, to keep this check's time: {@link EngineLossLincheckTest} checks loss.
    */
   public void expireLeases() {
     serverNanos.addAndGet(LEASE.multipliedBy(2).toNanos());
@@ -129,18 +126,13 @@ public class EngineLincheckTest {
   }
 
   /**
-   * The counterexample that keeps {@link #expireLeases} and waits with a timeout out of the mix
-   * above, reduced: a thread's tryLock answers false while another thread of its client is asking
-   * the server for the name (it holds the client's gate), even when the name is free. Lincheck
-   * finds: thread 1 enters the gate; thread 3, of the same client, is refused at once; thread 2,
-   * of another client, takes n1 and releases it; thread 1 is granted. No order explains thread 3's
-   * false: nobody held n1 before thread 2 took it, and thread 1's grant came after thread 2's
-   * release. With the server's clock jumping in place of the release, the in-flight acquire makes
-   * two tryLocks of its sibling fail, one on each side of the jump. Disabled until the engine
-   * decides: a tryLock could wait for its sibling's answer, or the contract could say so.
+   * The counterexample Lincheck found, as a scenario of its own: a thread's tryLock answered false
+   * while another thread of its client was asking the server for the name (it held the client's
+   * gate), even with the name free. Thread 1 enters the gate; thread 3, of the same client, tries;
+   * thread 2, of another client, takes n1 and releases it; thread 1 is granted. No order explained
+   * a false from thread 3: nobody held n1 before thread 2 took it, and thread 1's grant came after
+   * thread 2's release. A try that does not wait now asks the server once past a busy gate.
    */
-  @Disabled("engine: tryLock() is refused while a sibling thread of its client asks the server,"
-      + " even with the name free (branch lincheck3)")
   @Test
   void aTryLockIsRefusedOnlyWhileTheNameIsHeld() {
     new ModelCheckingOptions()
