@@ -27,9 +27,7 @@ import org.junit.jupiter.api.Test;
  * Model checking of lease loss and of waits that run out, over the in-memory server: the server's
  * clock jumps past every lease beside acquires and releases in flight, and a wait with a timeout
  * queues at the server and withdraws. Each thread has a client of its own, so the threads meet
- * only at the server; {@link EngineLincheckTest} and {@link EngineWaitLincheckTest} cover the
- * local queue, where a thread's tryLock is refused while another thread of its client competes
- * (not linearizable against the table; see {@link EngineLincheckTest}).
+ * only at the server; {@link EngineLincheckTest} covers threads that share a client.
  *
  * <p>The engine's ticker steps {@value #STEP_MILLIS} ms at every read, so a wait of
  * {@value #WAIT_MILLIS} ms asks the server once, queued, and runs out before it would sleep: the
