@@ -5,11 +5,18 @@ import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * The conformance suite, and the cases of a database that forgets a lock (its rows deleted), on a
  * real PostgreSQL, each client opened by URL with its own pool.
  */
+// Beside the module's other classes, as it spends its time on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("the class's own PostgreSQL for the conformance suites")
 class PostgresConformanceTest extends LockConformanceSuite implements StateLossCases {
   @RegisterExtension
   static final PostgresServer server = new PostgresServer();

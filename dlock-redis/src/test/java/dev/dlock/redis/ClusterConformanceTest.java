@@ -28,11 +28,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Every conformance suite on a Redis Cluster of three masters and three replicas, each client
  * opened by a {@code redis-cluster://} URL; the exclusive suite also with {@code waitReplicas=1}.
  */
+// Beside the module's other classes, as it spends its time on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("the class's own Redis Cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterConformanceTest {
   private ClusterServers servers;

@@ -24,11 +24,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 /**
  * Every conformance suite on a Redis 7 Cluster, which shards pub/sub: releases publish with
  * SPUBLISH to the waiting client's channel in the lock's own slot.
  */
+// Beside the module's other classes, as it spends its time on servers of its own; its
+// cases one after another (the lock makes them share the class's thread).
+@Execution(ExecutionMode.CONCURRENT)
+@ResourceLock("the class's own sharded Redis Cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ShardedClusterConformanceTest {
   private ClusterServers servers;
