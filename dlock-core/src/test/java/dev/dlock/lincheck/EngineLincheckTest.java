@@ -1,20 +1,15 @@
 package dev.dlock.lincheck;
 
-import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
-
 import dev.dlock.DistributedLock;
 import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.mem.MemServer;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
@@ -108,20 +103,13 @@ public class EngineLincheckTest {
 
   @Test
   void theEngineIsALinearizableLockTable() {
-    new ModelCheckingOptions()
+    LincheckSetup.options(Spec.class)
         .threads(3)
         .actorsPerThread(3)
         .actorsBefore(0)
         .actorsAfter(0)
-        // The minimizer may move operations to another thread, which changes whose lock they take.
-        .minimizeFailedScenario(false)
         .iterations(6)
         .invocationsPerIteration(10)
-        .sequentialSpecification(Spec.class)
-        // The engine's timer and renewal threads start inside these calls; the model checker
-        // cannot follow a thread started mid-operation, and the timers never fire in a scenario.
-        .addGuarantee(forClasses(ThreadPoolExecutor.class.getName(), ScheduledThreadPoolExecutor.class.getName())
-            .allMethods().ignore())
         .check(getClass());
   }
 
@@ -135,13 +123,9 @@ public class EngineLincheckTest {
    */
   @Test
   void aTryLockIsRefusedOnlyWhileTheNameIsHeld() {
-    new ModelCheckingOptions()
+    LincheckSetup.options(Spec.class)
         .iterations(0)
         .invocationsPerIteration(500)
-        .minimizeFailedScenario(false)
-        .sequentialSpecification(Spec.class)
-        .addGuarantee(forClasses(ThreadPoolExecutor.class.getName(), ScheduledThreadPoolExecutor.class.getName())
-            .allMethods().ignore())
         .addCustomScenario(new ExecutionScenario(List.of(),
             List.of(List.of(op("tryLock", 1, 1)), List.of(op("tryLock", 1, 2), op("unlock", 1, 2)),
                 List.of(op("tryLock", 1, 3))),
@@ -150,15 +134,12 @@ public class EngineLincheckTest {
   }
 
   private static Actor op(String method, int name, int thread) {
-    try {
-      return new Actor(EngineLincheckTest.class.getMethod(method, int.class, int.class), List.of(name, thread));
-    } catch (NoSuchMethodException e) {
-      throw new IllegalArgumentException("no operation " + method, e);
-    }
+    return LincheckSetup.op(EngineLincheckTest.class, method, name, thread);
   }
 
+
   /** {@link LockTable} with the operations' signatures, as Lincheck matches them by name. */
-  public static final class Spec {
+  public static class Spec {
     private final LockTable table = new LockTable();
 
     public boolean tryLock(int name, int thread) {

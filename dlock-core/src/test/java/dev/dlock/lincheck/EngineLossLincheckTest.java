@@ -1,23 +1,15 @@
 package dev.dlock.lincheck;
 
-import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
-
 import dev.dlock.DistributedLock;
 import dev.dlock.LockClient;
 import dev.dlock.mem.MemServer;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jetbrains.kotlinx.lincheck.Actor;
 import org.jetbrains.kotlinx.lincheck.execution.ExecutionScenario;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
@@ -113,21 +105,14 @@ public class EngineLossLincheckTest {
 
   @Test
   void lossAndTimeoutsAreLinearizable() {
-    new ModelCheckingOptions()
+    LincheckSetup.options(Spec.class)
         .threads(3)
         .actorsPerThread(3)
         .actorsBefore(0)
         .actorsAfter(0)
-        // The minimizer may move operations to another thread, which changes whose lock they take.
-        .minimizeFailedScenario(false)
         // Few: the random scenarios add little to the one below, and CI's time is short.
         .iterations(2)
         .invocationsPerIteration(10)
-        .sequentialSpecification(Spec.class)
-        // The engine's timer, renewal and clean-up threads start inside these calls; the model
-        // checker cannot follow them, and a cancel's answer is awaited on a Future.
-        .addGuarantee(forClasses(ThreadPoolExecutor.class.getName(), ScheduledThreadPoolExecutor.class.getName(),
-            Future.class.getName(), FutureTask.class.getName()).allMethods().ignore())
         // Few random scenarios meet a release after the jump; this one does in every order where
         // thread 1 got the lock.
         .addCustomScenario(new ExecutionScenario(List.of(),
@@ -138,41 +123,19 @@ public class EngineLossLincheckTest {
   }
 
   private static Actor op(String method, Object... args) {
-    Class<?>[] types = new Class<?>[args.length];
-    Arrays.fill(types, int.class);
-    try {
-      return new Actor(EngineLossLincheckTest.class.getMethod(method, types), List.of(args));
-    } catch (NoSuchMethodException e) {
-      throw new IllegalArgumentException("no operation " + method, e);
-    }
+    return LincheckSetup.op(EngineLossLincheckTest.class, method, args);
   }
+
 
   /**
    * {@link LockTable}: a wait that runs out is refused where the name is held, as a try is. Loss
    * needs nothing more: the server frees an expired name at once, and its holder keeps its count
    * until it learns of the loss at release.
    */
-  public static final class Spec {
-    private final LockTable table = new LockTable();
-
-    public boolean tryLock(int name, int thread) {
-      return table.tryLock("n" + name, "t" + thread);
-    }
-
+  public static final class Spec extends EngineLincheckTest.Spec {
     public boolean tryLockFor(int name, int thread) {
-      return table.tryLock("n" + name, "t" + thread);
-    }
-
-    public String unlock(int name, int thread) {
-      return table.unlock("n" + name, "t" + thread);
-    }
-
-    public int holdCount(int name, int thread) {
-      return table.holdCount("n" + name, "t" + thread);
-    }
-
-    public void expireLeases() {
-      table.expireLeases();
+      return tryLock(name, thread);
     }
   }
+
 }

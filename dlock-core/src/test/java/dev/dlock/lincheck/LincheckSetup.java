@@ -1,13 +1,23 @@
 package dev.dlock.lincheck;
 
+import static org.jetbrains.lincheck.datastructures.ManagedStrategyGuaranteeKt.forClasses;
+
 import dev.dlock.DistributedLock;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.mem.MemServer;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jetbrains.kotlinx.lincheck.Actor;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 
 /**
  * What every Lincheck test here needs before its first scenario, done once per JVM. All classes are
@@ -20,6 +30,32 @@ final class LincheckSetup {
   private static boolean done;
 
   private LincheckSetup() {}
+
+  /**
+   * The options every check here starts from: {@code specification} as the sequential model;
+   * failed scenarios kept as found, since the minimizer may move an operation to another thread,
+   * which changes whose lock it takes; and the engine's own executors and futures outside the
+   * model, since its timer, renewal and clean-up threads start inside the calls, which the model
+   * checker cannot follow, and a cancel's answer is awaited on a future.
+   */
+  static ModelCheckingOptions options(Class<?> specification) {
+    return new ModelCheckingOptions()
+        .minimizeFailedScenario(false)
+        .sequentialSpecification(specification)
+        .addGuarantee(forClasses(ThreadPoolExecutor.class.getName(), ScheduledThreadPoolExecutor.class.getName(),
+            Future.class.getName(), FutureTask.class.getName()).allMethods().ignore());
+  }
+
+  /** The operation {@code method} of {@code test}, whose parameters are all ints, called with {@code args}. */
+  static Actor op(Class<?> test, String method, Object... args) {
+    Class<?>[] types = new Class<?>[args.length];
+    Arrays.fill(types, int.class);
+    try {
+      return new Actor(test.getMethod(method, types), List.of(args));
+    } catch (NoSuchMethodException e) {
+      throw new IllegalArgumentException("no operation " + method + " with " + args.length + " ints in " + test, e);
+    }
+  }
 
   static synchronized void init() {
     System.setProperty("lincheck.instrumentAllClasses", "true");
