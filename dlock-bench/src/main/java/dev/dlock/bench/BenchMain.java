@@ -39,8 +39,10 @@ public final class BenchMain {
       System.out.print(table.text());
       System.out.println(legend(settings));
       write(settings, table);
-      System.err.printf(Locale.ROOT, "bench: done in %.0f s; Markdown in %s%n",
-          (System.nanoTime() - start) / 1e9, settings.out());
+      Path html = HtmlReport.file(settings.out());
+      HtmlReport.write(html, table, settings, legend(settings), now());
+      System.err.printf(Locale.ROOT, "bench: done in %.0f s; Markdown in %s, HTML in %s%n",
+          (System.nanoTime() - start) / 1e9, settings.out(), html);
       for (Row r : table.rows()) {
         if (r.failure() != null) {
           System.err.printf("bench: %s on %s failed: %s%n", r.workload(), r.target(), r.failure());
@@ -97,12 +99,16 @@ public final class BenchMain {
     return sb.toString();
   }
 
+  private static String now() {
+    return LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm"));
+  }
+
   private static void write(Settings s, ResultTable table) throws IOException {
     Path out = s.out().toAbsolutePath();
     Files.createDirectories(out.getParent());
     String md = "# dlock bench results\n\n"
         + String.format(Locale.ROOT, "%s, Java %s (%s), %d cores.%n%n",
-            LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+            now(),
             System.getProperty("java.version"), System.getProperty("java.vm.name"),
             Runtime.getRuntime().availableProcessors())
         + table.markdown() + "\n"

@@ -96,6 +96,14 @@ public final class ResultTable {
     return "-";
   }
 
+  /** The header, then one line of cells per row, as the text and Markdown forms show them. */
+  List<List<String>> lines() {
+    List<List<String>> lines = new ArrayList<>();
+    lines.add(header());
+    lines.addAll(cells());
+    return lines;
+  }
+
   /** Nanoseconds in the unit that keeps 2 to 4 significant digits. */
   static String time(double nanos) {
     if (nanos < 1_000) {
