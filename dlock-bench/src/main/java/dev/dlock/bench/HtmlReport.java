@@ -94,7 +94,9 @@ final class HtmlReport {
     Element key = charts.appendElement("p").addClass("key").text("Bars:");
     swatch(key, "target", "target");
     swatch(key, "baseline", "baseline (" + settings.baseline() + ")");
-    swatch(key, "floor", "floor (" + FLOOR_PREFIX + "*), also a dashed line across its chart");
+    if (table.rows().stream().anyMatch(r -> r.target().startsWith(FLOOR_PREFIX))) {
+      swatch(key, "floor", "floor (" + FLOOR_PREFIX + "*), also a dashed line across its chart");
+    }
     for (Workload w : workloads(table.rows())) {
       chart(charts, w, table.rows().stream().filter(r -> r.workload() == w).toList(), settings.baseline());
     }

@@ -46,6 +46,7 @@ class HtmlReportTest {
     assertThat(w1.select("svg text.unit").text()).isEqualTo("thousands of ops/s");
     assertThat(w1.select("g.bar.baseline").eachAttr("data-name")).containsExactly("redisson");
     assertThat(w1.select("g.bar.floor").eachAttr("data-name")).containsExactly("floor-redis", ODD);
+    assertThat(doc.select("p.key span").eachAttr("class")).containsExactly("target", "baseline", "floor");
     // The longest bar is the largest value, and the widths are in proportion.
     double dlock = width(w1, "dlock-redis");
     assertThat(width(w1, "redisson") / dlock).isCloseTo(4.0 / 12, org.assertj.core.data.Offset.offset(0.01));
