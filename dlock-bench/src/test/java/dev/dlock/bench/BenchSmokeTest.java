@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeTest {
 
   @Test
-  void w1AndW4RunOnBothTargetsAndMakeATable(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--workloads", "W4,W1", "-f", "0", "-wi", "0", "-i", "1",
+  void w1W2OneClientAndW4RunOnBothTargetsAndMakeATable(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--workloads", "W4,W2-1c,W1", "-f", "0", "-wi", "0", "-i", "1",
         "-r", "100ms", "--out", dir.resolve("r.md").toString());
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
@@ -26,24 +26,37 @@ class BenchSmokeTest {
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "reentrant", 1),
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "mem", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W2_1C, "reentrant", 16),
+        org.assertj.core.groups.Tuple.tuple(Workload.W2_1C, "mem", 16),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "reentrant", 2),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "mem", 2));
     for (Row r : table.rows()) {
       assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
       assertThat(r.p50Nanos()).as("p50 of %s", r).isNotNegative().isFinite();
       assertThat(r.p99Nanos()).as("p99 of %s", r).isGreaterThanOrEqualTo(r.p50Nanos()).isFinite();
+      if (r.workload() == Workload.W1) {
+        assertThat(r.allocBytesPerOp()).as("B/op of %s", r).isNotNegative().isFinite();
+      } else {
+        assertThat(r.allocBytesPerOp()).as("B/op of %s", r).isNaN();
+      }
     }
+    // A dlock lock+unlock allocates (its acquisition, its events); the figure must show it.
+    assertThat(table.rows().get(1).allocBytesPerOp()).as("B/op of mem in W1").isGreaterThan(0);
     assertThat(table.text())
         .startsWith("workload | target    | threads |")
-        .containsPattern("(?m)^W4 +\\| mem +\\| +2 \\| +[0-9,]+ \\| .+ \\| .+ \\| +[0-9.E]+x$")
-        .containsPattern("(?m)^W1 +\\| reentrant +\\| +1 \\| .* \\| +1x$");
+        .containsPattern("(?m)^W4 +\\| mem +\\| +2 \\| +[0-9,]+ \\| .+ \\| .+ \\| +[0-9.E]+x \\| +- \\| +-$")
+        .containsPattern("(?m)^W2-1c +\\| mem +\\| +16 \\| .* \\| +- \\| +-$")
+        .containsPattern("(?m)^W1 +\\| reentrant +\\| +1 \\| .* \\| +1x \\| +- \\| +[0-9,]+$");
     assertThat(progress.toString(StandardCharsets.UTF_8)).contains("W4 on mem");
   }
 
-  /** Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here. */
+  /**
+   * Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here, with
+   * the PostgreSQL floor, which runs in W1 only and gives that row its share of the floor.
+   */
   @Test
-  void jdbcPgRunsW1AndW4OnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--targets", "jdbc-pg", "--workloads", "W1,W4", "-f", "0",
+  void jdbcPgAndItsFloorRunOnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--targets", "jdbc-pg,floor-pg", "--workloads", "W1,W4", "-f", "0",
         "-wi", "0", "-i", "1", "-r", "100ms", "--out", dir.resolve("r.md").toString());
 
     ResultTable table = BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true,
@@ -51,13 +64,17 @@ class BenchSmokeTest {
 
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "jdbc-pg", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "floor-pg", 1),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "jdbc-pg", 2));
     for (Row r : table.rows()) {
       assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
       assertThat(r.p50Nanos()).as("p50 of %s", r).isPositive().isFinite();
       assertThat(r.p99Nanos()).as("p99 of %s", r).isGreaterThanOrEqualTo(r.p50Nanos()).isFinite();
     }
-    assertThat(table.text()).containsPattern("(?m)^W4 +\\| jdbc-pg +\\| +2 \\| .* \\| +1x$");
-    assertThat(BenchMain.legend(s)).contains("embedded PostgreSQL");
+    assertThat(table.text())
+        .containsPattern("(?m)^W1 +\\| jdbc-pg +\\| +1 \\| .* \\| +1x \\| +[0-9.E]+x \\| +[0-9,]+$")
+        .containsPattern("(?m)^W1 +\\| floor-pg +\\| +1 \\| .* \\| +[0-9.E]+x \\| +1x \\| +[0-9,]+$")
+        .containsPattern("(?m)^W4 +\\| jdbc-pg +\\| +2 \\| .* \\| +1x \\| +- \\| +-$");
+    assertThat(BenchMain.legend(s)).contains("embedded PostgreSQL", "floor-pg: the PostgreSQL floor");
   }
 }
