@@ -5,22 +5,31 @@ import java.util.Collection;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.util.Statistics;
 
-/** Runs W1 to W3 through JMH's Runner, one workload and target at a time, and reads back one row. */
+/**
+ * Runs W1 to W3 through JMH's Runner, one workload and target at a time, and reads back one row. W1
+ * also runs JMH's GC profiler, for the bytes allocated per lock+unlock: one thread, no contention,
+ * so the figure is the cost of the path itself.
+ */
 final class JmhWorkloads {
+  /** The GC profiler's bytes allocated per operation, over all threads of the JVM. */
+  static final String ALLOC_NORM = "gc.alloc.rate.norm";
+
   private JmhWorkloads() {}
 
   static Row run(Workload workload, String target, Settings s) throws RunnerException {
     // Starts what the target needs (a database) here, so every fork shares this one.
     List<String> forkArgs = s.forks() > 0 ? Targets.create(target).forkJvmArgs() : List.of();
-    Options options = new OptionsBuilder()
+    ChainedOptionsBuilder options = new OptionsBuilder()
         .include(Pattern.quote(LockBench.class.getName() + "." + workload.benchmarkMethod()) + "$")
         .param("target", target)
         .forks(s.forks())
@@ -30,19 +39,26 @@ final class JmhWorkloads {
         .measurementTime(s.time())
         .verbosity(s.verbose() ? VerboseMode.NORMAL : VerboseMode.SILENT)
         .jvmArgsAppend(forkArgs.toArray(String[]::new))
-        .shouldFailOnError(true)
-        .build();
-    Collection<RunResult> results = new Runner(options).run();
+        .shouldFailOnError(true);
+    if (workload == Workload.W1) {
+      options.addProfiler(GCProfiler.class);
+    }
+    Collection<RunResult> results = new Runner(options.build()).run();
     double opsPerSec = Double.NaN;
     double p50 = Double.NaN;
     double p99 = Double.NaN;
+    double alloc = Double.NaN;
     int threads = workload.threads;
     for (RunResult r : results) {
       BenchmarkParams params = r.getParams();
       double nanosPerUnit = params.getTimeUnit().toNanos(1);
       threads = params.getThreads();
       switch (params.getMode()) {
-        case Throughput -> opsPerSec = r.getPrimaryResult().getScore() * 1e9 / nanosPerUnit;
+        case Throughput -> {
+          opsPerSec = r.getPrimaryResult().getScore() * 1e9 / nanosPerUnit;
+          Result<?> norm = r.getSecondaryResults().get(ALLOC_NORM);
+          alloc = norm == null ? Double.NaN : norm.getScore();
+        }
         case SampleTime -> {
           Statistics stats = r.getPrimaryResult().getStatistics();
           p50 = stats.getPercentile(50) * nanosPerUnit;
@@ -54,6 +70,6 @@ final class JmhWorkloads {
     if (Double.isNaN(opsPerSec) || Double.isNaN(p50)) {
       throw new IllegalStateException("JMH returned no result for " + workload + " on " + target);
     }
-    return new Row(workload, target, threads, opsPerSec, p50, p99);
+    return new Row(workload, target, threads, opsPerSec, p50, p99).withAllocation(alloc);
   }
 }

@@ -59,6 +59,17 @@ public class LockBench {
     }
   }
 
+  /** The single key's lock as client 0 sees it, for every thread: W2-1c's one client. */
+  @State(Scope.Thread)
+  public static class OneClient {
+    Lock lock;
+
+    @Setup(Level.Trial)
+    public void setUp(LockBench bench) {
+      lock = bench.impl.lock(0, ONE_KEY);
+    }
+  }
+
   /** All W3 keys' locks as seen by this thread's client, and a per-thread random key picker. */
   @State(Scope.Thread)
   public static class ManyKeys {
@@ -94,10 +105,21 @@ public class LockBench {
     s.lock.unlock();
   }
 
-  /** W2: sixteen threads on one key. */
+  /** W2: sixteen threads on one key, spread over the clients. */
   @Benchmark
   @Threads(16)
   public void w2(OneKey s) {
+    s.lock.lock();
+    s.lock.unlock();
+  }
+
+  /**
+   * W2-1c: sixteen threads on one key through one client, the contention inside one process that
+   * the engine's local queue and hand-off are for.
+   */
+  @Benchmark
+  @Threads(16)
+  public void w2_1c(OneClient s) {
     s.lock.lock();
     s.lock.unlock();
   }

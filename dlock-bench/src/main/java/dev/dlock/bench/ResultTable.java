@@ -1,5 +1,6 @@
 package dev.dlock.bench;
 
+import dev.dlock.bench.targets.Targets;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -7,8 +8,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Renders rows as an aligned text table for the terminal and as Markdown for notes. The last
- * column compares each row's ops/s with the baseline target's on the same workload.
+ * Renders rows as an aligned text table for the terminal and as Markdown for notes. The ratio
+ * column compares each row's ops/s with the baseline target's on the same workload, the next one
+ * with the floor of the row's backend ({@link Targets#floorOf}), and the last gives the bytes
+ * allocated per operation where measured.
  */
 public final class ResultTable {
   private final List<Row> rows;
@@ -26,20 +29,22 @@ public final class ResultTable {
   }
 
   private List<String> header() {
-    return List.of("workload", "target", "threads", "ops/s", "p50", "p99", "ops/s vs " + baseline);
+    return List.of("workload", "target", "threads", "ops/s", "p50", "p99", "ops/s vs " + baseline, "of floor",
+        "B/op");
   }
 
   private List<List<String>> cells() {
     List<List<String>> all = new ArrayList<>();
     for (Row r : rows) {
       if (r.failure() != null) {
-        all.add(List.of(r.workload().name(), r.target(), Integer.toString(r.threads()), "failed", "-",
-            "-", "-"));
+        all.add(List.of(r.workload().toString(), r.target(), Integer.toString(r.threads()), "failed", "-",
+            "-", "-", "-", "-"));
         continue;
       }
-      all.add(List.of(r.workload().name(), r.target(), Integer.toString(r.threads()),
+      all.add(List.of(r.workload().toString(), r.target(), Integer.toString(r.threads()),
           String.format(Locale.ROOT, "%,.0f", r.opsPerSec()), time(r.p50Nanos()), time(r.p99Nanos()),
-          ratio(r)));
+          ratio(r), ofFloor(r), Double.isNaN(r.allocBytesPerOp()) ? "-"
+              : String.format(Locale.ROOT, "%,.0f", r.allocBytesPerOp())));
     }
     return all;
   }
@@ -78,7 +83,7 @@ public final class ResultTable {
   public String markdown() {
     StringBuilder sb = new StringBuilder();
     sb.append("| ").append(String.join(" | ", header())).append(" |\n");
-    sb.append("|---|---|---:|---:|---:|---:|---:|\n");
+    sb.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (List<String> line : cells()) {
       sb.append("| ").append(String.join(" | ", line)).append(" |\n");
     }
@@ -86,14 +91,33 @@ public final class ResultTable {
   }
 
   private String ratio(Row r) {
+    Row b = find(r.workload(), baseline);
+    return b == null || !(b.opsPerSec() > 0) ? "-" : times(r.opsPerSec() / b.opsPerSec());
+  }
+
+  /** The row's share of its backend floor: ops/s over the floor's; in W4, a latency, the other way round. */
+  private String ofFloor(Row r) {
+    String floor = Targets.floorOf(r.target());
+    Row f = floor == null ? null : find(r.workload(), floor);
+    if (f == null) {
+      return "-";
+    }
+    double x = r.workload() == Workload.W4 ? f.p50Nanos() / r.p50Nanos() : r.opsPerSec() / f.opsPerSec();
+    return Double.isFinite(x) && x > 0 ? times(x) : "-";
+  }
+
+  private Row find(Workload w, String target) {
     for (Row b : rows) {
-      if (b.workload() == r.workload() && b.target().equals(baseline) && b.failure() == null
-          && b.opsPerSec() > 0) {
-        BigDecimal x = BigDecimal.valueOf(r.opsPerSec() / b.opsPerSec()).round(new MathContext(2));
-        return x.stripTrailingZeros().toPlainString() + "x";
+      if (b.workload() == w && b.target().equals(target) && b.failure() == null) {
+        return b;
       }
     }
-    return "-";
+    return null;
+  }
+
+  /** A ratio to two significant digits, as "0.85x". */
+  private static String times(double x) {
+    return BigDecimal.valueOf(x).round(new MathContext(2)).stripTrailingZeros().toPlainString() + "x";
   }
 
   /** The header, then one line of cells per row, as the text and Markdown forms show them. */

@@ -3,6 +3,7 @@ package dev.dlock.bench;
 import dev.dlock.bench.targets.Targets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -40,13 +41,22 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
   /** The usage text, as picocli renders it from {@link Options}. */
   static String usage() {
     CommandLine cl = new CommandLine(new Options());
-    cl.getCommandSpec().usageMessage().footer(
-        "",
+    List<String> footer = new ArrayList<>();
+    footer.add("");
+    footer.add("Workloads:");
+    for (Workload w : Workload.values()) {
+      footer.add(String.format("  %-6s %s", w, w.description));
+    }
+    footer.addAll(List.of(
         "Targets (default " + String.join(",", Targets.defaults()) + "):",
         "  " + String.join(",", Targets.names()),
         "Presets, each on one embedded server: " + Targets.JDBC + " = the JDBC targets on PostgreSQL, "
             + Targets.REDIS + " = the Redis targets, " + Targets.ZOOKEEPER + " = the ZooKeeper targets, "
-            + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.");
+            + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.",
+        "Each server preset includes its backend's floor (" + Targets.FLOOR_PREFIX + "redis, "
+            + Targets.FLOOR_PREFIX + "zookeeper, " + Targets.FLOOR_PREFIX + "pg): the fewest round trips"
+            + " any lock there needs, no lock logic; run in W1 only, it gives the \"of floor\" column."));
+    cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
     return cl.getUsageMessage();
   }
 
@@ -85,7 +95,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
     String baseline;
 
     @Option(names = "--workloads", split = ",", paramLabel = "W", converter = WorkloadName.class,
-        description = "workloads to run (default W1,W2,W3,W4)")
+        description = "workloads to run (default all: W1,W2,W2-1c,W3,W4; listed below)")
     List<Workload> workloads;
 
     @Option(names = "-f", paramLabel = "N", description = "JMH forks per benchmark (default 1, --quick 0 = in this JVM)")
@@ -167,7 +177,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
     }
   }
 
-  /** W1 … W4, in either case. */
+  /** A workload's label (W1, W2-1c, ...), in either case. */
   static final class WorkloadName implements ITypeConverter<Workload> {
     @Override
     public Workload convert(String name) {

@@ -2,10 +2,16 @@ package dev.dlock.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.bench.targets.Target;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import org.openjdk.jmh.infra.ThreadParams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -16,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BenchSmokeTest {
 
   @Test
-  void w1AndW4RunOnBothTargetsAndMakeATable(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--workloads", "W4,W1", "-f", "0", "-wi", "0", "-i", "1",
+  void w1W2OneClientAndW4RunOnBothTargetsAndMakeATable(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--workloads", "W4,W2-1c,W1", "-f", "0", "-wi", "0", "-i", "1",
         "-r", "100ms", "--out", dir.resolve("r.md").toString());
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
 
@@ -26,38 +32,93 @@ class BenchSmokeTest {
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "reentrant", 1),
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "mem", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W2_1C, "reentrant", 16),
+        org.assertj.core.groups.Tuple.tuple(Workload.W2_1C, "mem", 16),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "reentrant", 2),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "mem", 2));
     for (Row r : table.rows()) {
       assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
       assertThat(r.p50Nanos()).as("p50 of %s", r).isNotNegative().isFinite();
       assertThat(r.p99Nanos()).as("p99 of %s", r).isGreaterThanOrEqualTo(r.p50Nanos()).isFinite();
+      if (r.workload() == Workload.W1) {
+        assertThat(r.allocBytesPerOp()).as("B/op of %s", r).isNotNegative().isFinite();
+      } else {
+        assertThat(r.allocBytesPerOp()).as("B/op of %s", r).isNaN();
+      }
     }
+    // A dlock lock+unlock allocates (its acquisition, its events); the figure must show it.
+    assertThat(table.rows().get(1).allocBytesPerOp()).as("B/op of mem in W1").isGreaterThan(0);
     assertThat(table.text())
         .startsWith("workload | target    | threads |")
-        .containsPattern("(?m)^W4 +\\| mem +\\| +2 \\| +[0-9,]+ \\| .+ \\| .+ \\| +[0-9.E]+x$")
-        .containsPattern("(?m)^W1 +\\| reentrant +\\| +1 \\| .* \\| +1x$");
+        .containsPattern("(?m)^W4 +\\| mem +\\| +2 \\| +[0-9,]+ \\| .+ \\| .+ \\| +[0-9.E]+x \\| +- \\| +-$")
+        .containsPattern("(?m)^W2-1c +\\| mem +\\| +16 \\| .* \\| +- \\| +-$")
+        .containsPattern("(?m)^W1 +\\| reentrant +\\| +1 \\| .* \\| +1x \\| +- \\| +[0-9,]+$");
     assertThat(progress.toString(StandardCharsets.UTF_8)).contains("W4 on mem");
   }
 
-  /** Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here. */
+  /** W2-1c's sixteen threads all take client 0's lock, where W2's are spread over the four clients. */
   @Test
-  void jdbcPgRunsW1AndW4OnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--targets", "jdbc-pg", "--workloads", "W1,W4", "-f", "0",
-        "-wi", "0", "-i", "1", "-r", "100ms", "--out", dir.resolve("r.md").toString());
+  void w2OneClientPutsEveryThreadOnOneClient() throws Exception {
+    List<Integer> asked = new ArrayList<>();
+    LockBench bench = new LockBench();
+    bench.impl = new Target() {
+      @Override
+      public String name() {
+        return "recording";
+      }
+
+      @Override
+      public void setUp(int clients) {}
+
+      @Override
+      public Lock lock(int client, String key) {
+        asked.add(client);
+        return new ReentrantLock();
+      }
+
+      @Override
+      public void tearDown() {}
+    };
+    for (int t = 0; t < 16; t++) {
+      new LockBench.OneKey().setUp(bench, new ThreadParams(t, 16, 0, 1, 0, 1, t, 16, t, 16));
+    }
+    assertThat(asked).containsOnly(0, 1, 2, 3).hasSize(16);
+    asked.clear();
+    for (int t = 0; t < 16; t++) {
+      new LockBench.OneClient().setUp(bench);
+    }
+    assertThat(asked).containsOnly(0).hasSize(16);
+    // and W2-1c's benchmark takes that state, not W2's
+    assertThat(LockBench.class.getMethod("w2_1c", LockBench.OneClient.class).getAnnotation(
+        org.openjdk.jmh.annotations.Threads.class).value()).isEqualTo(16);
+  }
+
+  /**
+   * Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here, with
+   * the PostgreSQL floor, which runs in W1 only and gives that row its share of the floor.
+   */
+  @Test
+  void jdbcPgAndItsFloorRunOnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--targets", "jdbc-pg,floor-pg", "--workloads", "W1,W4", "-f", "0",
+        // 300 ms, not 100: on a loaded machine (load 25 on 2 cores) W4 then completed no handoff
+        "-wi", "0", "-i", "1", "-r", "300ms", "--out", dir.resolve("r.md").toString());
 
     ResultTable table = BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true,
         StandardCharsets.UTF_8));
 
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "jdbc-pg", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "floor-pg", 1),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "jdbc-pg", 2));
     for (Row r : table.rows()) {
       assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
       assertThat(r.p50Nanos()).as("p50 of %s", r).isPositive().isFinite();
       assertThat(r.p99Nanos()).as("p99 of %s", r).isGreaterThanOrEqualTo(r.p50Nanos()).isFinite();
     }
-    assertThat(table.text()).containsPattern("(?m)^W4 +\\| jdbc-pg +\\| +2 \\| .* \\| +1x$");
-    assertThat(BenchMain.legend(s)).contains("embedded PostgreSQL");
+    assertThat(table.text())
+        .containsPattern("(?m)^W1 +\\| jdbc-pg +\\| +1 \\| .* \\| +1x \\| +[0-9.E]+x \\| +[0-9,]+$")
+        .containsPattern("(?m)^W1 +\\| floor-pg +\\| +1 \\| .* \\| +[0-9.E]+x \\| +1x \\| +[0-9,]+$")
+        .containsPattern("(?m)^W4 +\\| jdbc-pg +\\| +2 \\| .* \\| +1x \\| +- \\| +-$");
+    assertThat(BenchMain.legend(s)).contains("embedded PostgreSQL", "floor-pg: the PostgreSQL floor");
   }
 }

@@ -22,21 +22,24 @@ class SettingsTest {
 
   @Test
   void quickIsShortAndExplicitFlagsWin() {
-    Settings s = Settings.parse("--quick", "-i", "2", "--targets", "mem,reentrant", "--workloads", "w4,W1");
+    Settings s = Settings.parse("--quick", "-i", "2", "--targets", "mem,reentrant", "--workloads", "w4,w2-1C,W1");
     assertThat(s.forks()).isZero();
     assertThat(s.iterations()).isEqualTo(2);
     assertThat(s.handoffMeasurement()).isEqualTo(Duration.ofMillis(400));
     assertThat(s.targets()).isEqualTo(List.of("mem", "reentrant"));
-    assertThat(s.workloads()).containsExactly(Workload.W1, Workload.W4);
+    assertThat(s.workloads()).containsExactly(Workload.W1, Workload.W2_1C, Workload.W4);
   }
 
   @Test
-  void theJdbcPresetNamesTheThreeJdbcTargetsAndTheBaselineIsSelectable() {
+  void theServerPresetsNameTheirTargetsWithTheirFloorLastAndTheBaselineIsSelectable() {
     Settings s = Settings.parse("--targets", "jdbc,jdbc-pg", "--baseline", "spring-jdbc");
-    assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc");
+    assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc", "floor-pg");
     assertThat(s.baseline()).isEqualTo("spring-jdbc");
     assertThat(Settings.parse("--targets", "redis").targets())
-        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis");
+        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis", "floor-redis");
+    assertThat(Settings.parse("--targets", "zookeeper").targets())
+        .containsExactly("dlock-zookeeper", "curator", "floor-zookeeper");
+    assertThat(Settings.parse("--targets", "redis").baseline()).isEqualTo("dlock-redis");
     assertThatThrownBy(() -> Settings.parse("--targets", "mem", "--baseline", "reentrant"))
         .hasMessageContaining("not among the targets run");
   }
@@ -45,7 +48,8 @@ class SettingsTest {
   void badCommandLinesSayWhatIsWrong() {
     assertThatThrownBy(() -> Settings.parse("--targets", "etcd"))
         .hasMessageContaining("unknown target 'etcd'").hasMessageContaining("mem");
-    assertThatThrownBy(() -> Settings.parse("--workloads", "W9")).hasMessageContaining("W9");
+    assertThatThrownBy(() -> Settings.parse("--workloads", "W9")).hasMessageContaining("W9")
+        .hasMessageContaining("W2-1c");
     assertThatThrownBy(() -> Settings.parse("-r", "soon")).hasMessageContaining("-r").hasMessageContaining("'soon'");
     assertThatThrownBy(() -> Settings.parse("-f", "two")).hasMessageContaining("'-f'").hasMessageContaining("'two'");
     assertThatThrownBy(() -> Settings.parse("-wi", "-1")).hasMessageContaining("-wi").hasMessageContaining("'-1'");
@@ -60,6 +64,8 @@ class SettingsTest {
     assertThat(Settings.parse("--help").help()).isTrue();
     assertThat(Settings.parse("--quick", "-h").help()).isTrue();
     assertThat(Settings.parse().help()).isFalse();
+    assertThat(Settings.parse().workloads()).extracting(Workload::toString)
+        .containsExactly("W1", "W2", "W2-1c", "W3", "W4");
     // -wi is its own option, not -w with the value "i"
     Settings s = Settings.parse("-wi", "3", "-w", "500ms", "-i", "2", "-r", "1s", "-f", "0", "-v", "--out", "x.md");
     assertThat(s.warmupIterations()).isEqualTo(3);
@@ -74,6 +80,8 @@ class SettingsTest {
   void theUsageNamesEveryOptionAndTheKnownTargets() {
     String usage = Settings.usage();
     assertThat(usage).contains("--quick", "--targets", "--baseline", "--workloads", "-f", "-wi", "-w", "-i",
-        "-r", "--out", "--verbose", "--help", "jdbc-pg", "reentrant", "redis-ha");
+        "-r", "--out", "--verbose", "--help", "jdbc-pg", "reentrant", "redis-ha", "floor-redis",
+        "floor-zookeeper", "floor-pg");
+    assertThat(usage).containsPattern("W2-1c +16 threads, 1 key, lock\\+unlock, all on one client");
   }
 }

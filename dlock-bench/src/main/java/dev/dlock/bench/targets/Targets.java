@@ -9,6 +9,8 @@ import java.util.function.Supplier;
 /**
  * The targets by name. A new backend or peer joins the benchmark with one line here and a class
  * implementing {@link Target}. The first entry is the floor that the others are compared with.
+ * Each server backend also has a floor of its own ({@value #FLOOR_PREFIX}...): the fewest round
+ * trips any lock on that backend needs, run in the backend's preset, in W1 only (it is no lock).
  *
  * <p>Targets that need a database are not run by default, so a plain {@code ./bench} stays quick;
  * they run when named, or all together through the preset {@value #JDBC}.
@@ -23,12 +25,17 @@ public final class Targets {
   /** The preset naming every replicated-Redis target (Sentinel, Redlock), in table order. */
   public static final String REDIS_HA = "redis-ha";
 
+  /** How the name of every backend floor begins; the reports find floor rows by it. */
+  public static final String FLOOR_PREFIX = "floor-";
+
   private static final Map<String, Supplier<Target>> REGISTRY = new LinkedHashMap<>();
   private static final List<String> DEFAULTS;
   private static final List<String> JDBC_TARGETS;
   static final List<String> REDIS_TARGETS;
   private static final List<String> ZOOKEEPER_TARGETS;
   private static final List<String> REDIS_HA_TARGETS;
+  // Each target of a backend to the floor of that backend, the floor to itself.
+  private static final Map<String, String> FLOORS = new LinkedHashMap<>();
 
   static {
     REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::new);
@@ -37,15 +44,19 @@ public final class Targets {
     REGISTRY.put(DlockTarget.JDBC_PG, DlockTarget::jdbcPg);
     REGISTRY.put(SpringJdbcTarget.NAME, SpringJdbcTarget::new);
     REGISTRY.put(ShedLockTarget.NAME, ShedLockTarget::new);
-    JDBC_TARGETS = List.of(DlockTarget.JDBC_PG, SpringJdbcTarget.NAME, ShedLockTarget.NAME);
+    REGISTRY.put(FloorPgTarget.NAME, FloorPgTarget::new);
+    JDBC_TARGETS = List.of(DlockTarget.JDBC_PG, SpringJdbcTarget.NAME, ShedLockTarget.NAME, FloorPgTarget.NAME);
     REGISTRY.put(DlockTarget.REDIS, DlockTarget::redis);
     REGISTRY.put(RedissonTarget.LOCK, RedissonTarget::lock);
     REGISTRY.put(RedissonTarget.FAIR, RedissonTarget::fair);
     REGISTRY.put(SpringRedisTarget.NAME, SpringRedisTarget::new);
-    REDIS_TARGETS = List.of(DlockTarget.REDIS, RedissonTarget.LOCK, RedissonTarget.FAIR, SpringRedisTarget.NAME);
+    REGISTRY.put(FloorRedisTarget.NAME, FloorRedisTarget::new);
+    REDIS_TARGETS = List.of(DlockTarget.REDIS, RedissonTarget.LOCK, RedissonTarget.FAIR, SpringRedisTarget.NAME,
+        FloorRedisTarget.NAME);
     REGISTRY.put(DlockTarget.ZOOKEEPER, DlockTarget::zookeeper);
     REGISTRY.put(CuratorTarget.NAME, CuratorTarget::new);
-    ZOOKEEPER_TARGETS = List.of(DlockTarget.ZOOKEEPER, CuratorTarget.NAME);
+    REGISTRY.put(FloorZkTarget.NAME, FloorZkTarget::new);
+    ZOOKEEPER_TARGETS = List.of(DlockTarget.ZOOKEEPER, CuratorTarget.NAME, FloorZkTarget.NAME);
     REGISTRY.put(DlockTarget.SENTINEL, () -> DlockTarget.sentinel(false));
     REGISTRY.put(DlockTarget.SENTINEL_WAIT, () -> DlockTarget.sentinel(true));
     REGISTRY.put(RedissonHaTarget.SENTINEL, RedissonHaTarget::sentinel);
@@ -54,6 +65,9 @@ public final class Targets {
     REGISTRY.put(RedissonHaTarget.REDLOCK, RedissonHaTarget::redlock);
     REDIS_HA_TARGETS = List.of(DlockTarget.SENTINEL, DlockTarget.SENTINEL_WAIT, RedissonHaTarget.SENTINEL,
         RedissonHaTarget.REPLICATED, DlockTarget.REDLOCK, RedissonHaTarget.REDLOCK);
+    JDBC_TARGETS.forEach(t -> FLOORS.put(t, FloorPgTarget.NAME));
+    REDIS_TARGETS.forEach(t -> FLOORS.put(t, FloorRedisTarget.NAME));
+    ZOOKEEPER_TARGETS.forEach(t -> FLOORS.put(t, FloorZkTarget.NAME));
   }
 
   private Targets() {}
@@ -86,6 +100,19 @@ public final class Targets {
     return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
   }
 
+  /** Whether {@code name} is a backend floor, which runs in W1 only. */
+  public static boolean isFloor(String name) {
+    return name.startsWith(FLOOR_PREFIX);
+  }
+
+  /**
+   * The floor of {@code name}'s backend (itself for a floor), or null for a target with none: the
+   * in-JVM ones, and replicated Redis, whose servers are not the floor's.
+   */
+  public static String floorOf(String name) {
+    return FLOORS.get(name);
+  }
+
   /** Lines for the legend below the table about how the chosen targets are set up; may be empty. */
   public static String legend(List<String> targets) {
     StringBuilder sb = new StringBuilder();
@@ -98,8 +125,14 @@ public final class Targets {
     if (targets.contains(ShedLockTarget.NAME)) {
       sb.append(ShedLockTarget.LEGEND).append('\n');
     }
+    if (targets.contains(FloorPgTarget.NAME)) {
+      sb.append(FloorPgTarget.LEGEND).append('\n');
+    }
     if (targets.stream().anyMatch(REDIS_TARGETS::contains)) {
       sb.append(RedisBenchServer.LEGEND).append('\n');
+      if (targets.contains(FloorRedisTarget.NAME)) {
+        sb.append(FloorRedisTarget.LEGEND).append('\n');
+      }
       sb.append(RedisCommandCost.line(targets)).append('\n');
     }
     if (targets.stream().anyMatch(REDIS_HA_TARGETS::contains)) {
@@ -110,6 +143,9 @@ public final class Targets {
     }
     if (targets.contains(CuratorTarget.NAME)) {
       sb.append(CuratorTarget.LEGEND).append('\n');
+    }
+    if (targets.contains(FloorZkTarget.NAME)) {
+      sb.append(FloorZkTarget.LEGEND).append('\n');
     }
     return sb.toString();
   }
