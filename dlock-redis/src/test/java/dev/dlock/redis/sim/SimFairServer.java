@@ -2,6 +2,7 @@ package dev.dlock.redis.sim;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One Redis holding one fair lock: the owner key with its TTL, the token counter, the waiter keys
@@ -13,14 +14,16 @@ import java.util.Map;
 final class SimFairServer {
   private final long waiterTimeoutMs;
   private final Channels channels;
+  private final Set<Bug> bugs;
   private final SimQueue waiters = new SimQueue();
   private final SimKey key = new SimKey();
   private final Map<String, Long> marks = new HashMap<>();
   private long counter;
 
-  SimFairServer(long waiterTimeoutMs, Channels channels) {
+  SimFairServer(long waiterTimeoutMs, Channels channels, Set<Bug> bugs) {
     this.waiterTimeoutMs = waiterTimeoutMs;
     this.channels = channels;
+    this.bugs = bugs;
   }
 
   /** The lock key. */
@@ -67,7 +70,7 @@ final class SimFairServer {
   /** fair-release.lua, mode 'release', or mode 'pass' with the pushed grant's {@code token} (else 0). */
   boolean release(String owner, long token, long now) {
     SimLock l = key.get(now);
-    if (l == null || !l.holder().equals(owner) || token != 0 && marks.getOrDefault(owner, 0L) != token) {
+    if (l == null || !l.holder().equals(owner) || token != 0 && marks.getOrDefault(owner, 0L) != token && !bugs.contains(Bug.PASS_IGNORES_MARK)) {
       return false;
     }
     key.del(now);
