@@ -53,19 +53,20 @@ final class Keys {
         key(tag, ":leases")};
   }
 
-  /** The fair lock's owner, token, queue and alive keys, in the order the fair scripts expect. */
+  /** The fair lock's owner, token, queue, alive and leases keys, in the order the fair scripts expect. */
   byte[][] fair(String name) {
-    return keys(name, ":fair:owner", ":fair:token", ":fair:queue", ":fair:alive");
+    return keys(name, ":fair:owner", ":fair:token", ":fair:queue", ":fair:alive", ":fair:leases");
   }
 
-  /** The read-write lock's write, readers, token, queue, alive and writers keys. */
+  /** The read-write lock's write, readers, token, queue, alive, writers and leases keys. */
   byte[][] readWrite(String name) {
-    return keys(name, ":rw:write", ":rw:readers", ":rw:token", ":rw:queue", ":rw:alive", ":rw:writers");
+    return keys(name, ":rw:write", ":rw:readers", ":rw:token", ":rw:queue", ":rw:alive", ":rw:writers",
+        ":rw:leases");
   }
 
-  /** The semaphore's holders, meta (permits and token), queue and alive keys. */
+  /** The semaphore's holders, meta (permits and token), queue, alive and leases keys. */
   byte[][] semaphore(String name) {
-    return keys(name, ":sem:holders", ":sem:meta", ":sem:queue", ":sem:alive");
+    return keys(name, ":sem:holders", ":sem:meta", ":sem:queue", ":sem:alive", ":sem:leases");
   }
 
   private byte[][] keys(String name, String... suffixes) {

@@ -8,54 +8,80 @@ import dev.dlock.redis.ScriptCalls.Side;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockRequest;
-import io.lettuce.core.RedisFuture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 /**
  * The fair lock, the read-write lock and the semaphore: one script family each, with keys of their
  * own under the name's hash tag. Why apart from the exclusive lock: that one keeps its two-command
- * fast path and its pushed grants, while these kinds share a simpler scheme. The script that refuses
- * an owner queues it, and the grant rule itself checks the queue (the head for a fair lock or a
- * writer, no writer ahead for a reader, the rank for a permit), so nothing is reserved. A release
- * or a cancel tells only the clients whose waiters that rule would now grant: the fair head, the
- * readers before the next writer (each client once), or one waiter per free permit. Their messages
- * start with '*' so the Inbox never takes one for an exclusive grant, and a lost message costs
- * at most one retry period.
+ * fast path, its lock value with a state, and its hand-off. The script that refuses an owner queues
+ * it, and the grant rule itself checks the queue (the head for a fair lock or a writer, no writer
+ * ahead for a reader, the rank for a permit), so nothing is reserved. A release or a cancel grants
+ * the lock at once to the waiters that rule would now let in (the fair head, the writer at the head
+ * or the readers before the next writer, one waiter per free permit) and pushes each its token, as
+ * the exclusive lock's release does: the waiters are recorded in the same {@link QueuedOwners},
+ * which the backend's {@link Inbox} fills, and a waiter takes its pushed grant here without asking
+ * again. A lost message costs at most one retry period, and the retry takes the standing grant.
  */
 final class KindLocks {
   private final Calls calls;
   private final ScriptCalls script;
+  private final QueuedOwners queued;
+  private final Duration waiterTimeout;
   private final Duration retryWhileQueued;
-  /** Owners of this client that may hold a place in a queue of these kinds, to their request. */
-  private final ConcurrentHashMap<String, LockRequest> waiting = new ConcurrentHashMap<>();
+  private final boolean takesPushed;
+  private final LongSupplier clock;
 
-  KindLocks(Calls calls, ScriptCalls script, Duration waiterTimeout) {
+  /**
+   * @param queued      the waiting owners, shared with the exclusive lock and the Inbox
+   * @param takesPushed false with the replica policy on: a pushed grant is taken by asking, so
+   *                    that the grant waits for the replicas
+   * @param clock       the engine's monotonic clock, in nanoseconds
+   */
+  KindLocks(Calls calls, ScriptCalls script, QueuedOwners queued, Duration waiterTimeout,
+      boolean takesPushed, LongSupplier clock) {
     this.calls = calls;
     this.script = script;
+    this.queued = queued;
+    this.waiterTimeout = waiterTimeout;
     this.retryWhileQueued = waiterTimeout.dividedBy(3);
+    this.takesPushed = takesPushed;
+    this.clock = clock;
   }
 
   Attempt tryAcquire(LockRequest r) {
     if (r.willWait()) {
-      // Recorded before the call: a wake-up may arrive before the answer that queued the owner.
-      waiting.put(r.owner(), r);
+      Attempt pushed = takesPushed
+          ? queued.take(r.owner(), r.name(), r.leaseTime(), waiterTimeout, clock.getAsLong()) : null;
+      if (pushed != null) {
+        return pushed;
+      }
+      // Recorded before the call: a pushed grant may arrive before the answer that queued the owner.
+      queued.waits(r.owner(), r.name(), r.kind(), clock.getAsLong());
     }
-    AcquireReply a = calls.run(String.format("acquire %s lock '%s'", r.kind(), r.name()), acquire(r));
+    AcquireReply a;
+    try {
+      a = calls.run(String.format("acquire %s lock '%s'", r.kind(), r.name()), acquire(r));
+    } catch (RuntimeException e) {
+      queued.unanswered(r.owner());
+      throw e;
+    }
     if (a.granted()) {
-      waiting.remove(r.owner());
+      queued.remove(r.owner());
       return Attempt.granted(a.token());
     }
     if (a.storedPermits() != 0) {
+      queued.remove(r.owner());
       throw new IllegalArgumentException(String.format(
           "semaphore '%s' is in use with %d permits, not %d: every client must use the same permit count",
           r.name(), a.storedPermits(), r.permits()));
     }
+    queued.refused(r.owner(), a.counter());
     long left = a.leftMillis();
     Duration retry = left < 0 || r.willWait() && left > retryWhileQueued.toMillis()
         ? retryWhileQueued : Duration.ofMillis(left);
@@ -77,30 +103,6 @@ final class KindLocks {
   boolean release(Grant g) {
     return calls.run(String.format("release %s lock '%s'", g.kind(), g.name()),
         script.kindRelease(g.kind(), g.name(), g.owner(), ReleaseMode.RELEASE));
-  }
-
-  /** Cancels the wait of a waiting owner of these kinds; false if the owner is not one. */
-  boolean cancel(String name, String owner, boolean closed) {
-    LockRequest r = waiting.remove(owner);
-    if (r == null) {
-      return false;
-    }
-    if (!closed) {
-      calls.run(String.format("cancel the wait for %s lock '%s'", r.kind(), name),
-          script.kindRelease(r.kind(), name, owner, ReleaseMode.CANCEL));
-    }
-    return true;
-  }
-
-  /** Sends the cancel of every waiting owner without waiting for the replies, for close. */
-  void sendCancels(List<RedisFuture<Object>> sent) {
-    waiting.forEach((owner, r) ->
-        sent.add(calls.send(script.kindRelease(r.kind(), r.name(), owner, ReleaseMode.CANCEL))));
-    waiting.clear();
-  }
-
-  void forget() {
-    waiting.clear();
   }
 
   /** Extends the given grants in one script call; returns the ones no longer held. */

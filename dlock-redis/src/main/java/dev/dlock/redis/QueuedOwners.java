@@ -1,13 +1,15 @@
 package dev.dlock.redis;
 
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockKind;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This client's owners that may hold a place in the queue of an exclusive lock, with the send time
+ * This client's owners that may hold a place in the queue of a lock of any kind, with the send time
  * of each one's last try and the grant a release pushed to it, if one came. Why the send time: a
  * pushed grant whose token is above the counter that the head's last refusal reported was drawn
  * after that refusal, so after that try was sent, and its validity can safely count from the send;
@@ -20,10 +22,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class QueuedOwners {
   /**
-   * An owner's wait: the name, when its last try was sent, the pushed token (0: none), and the
-   * token counter the last refusal reported (0: none yet).
+   * An owner's wait: the name and kind, when its last try was sent, the pushed token (0: none), and
+   * the token counter the last refusal reported (0: none yet).
    */
-  private record Waiting(String name, long sentAt, long pushed, long refusedAt) {}
+  private record Waiting(String name, LockKind kind, long sentAt, long pushed, long refusedAt) {
+    Waiting with(long pushed, long refusedAt) {
+      return new Waiting(name, kind, sentAt, pushed, refusedAt);
+    }
+  }
+
+  /** Each waiting owner, as {@link #forEach} gives them. */
+  interface Visitor {
+    void visit(String owner, String name, LockKind kind);
+  }
 
   /** A grant a release pushed: its token, and when the owner's last try was sent. */
   record Pushed(long token, long lastTrySentAt) {}
@@ -44,8 +55,8 @@ final class QueuedOwners {
    * that may queue it, since a pushed grant may arrive before that call's answer. True if it was
    * recorded already: it may have a place in the queue.
    */
-  boolean waits(String owner, String name, long now) {
-    return queued.put(owner, new Waiting(name, now, 0, 0)) != null;
+  boolean waits(String owner, String name, LockKind kind, long now) {
+    return queued.put(owner, new Waiting(name, kind, now, 0, 0)) != null;
   }
 
   /**
@@ -54,7 +65,7 @@ final class QueuedOwners {
    * found the owner holding nothing: its message came late, and the grant is gone.
    */
   void refused(String owner, long counter) {
-    queued.computeIfPresent(owner, (o, w) -> new Waiting(w.name(), w.sentAt(), w.pushed(), counter));
+    queued.computeIfPresent(owner, (o, w) -> w.with(w.pushed(), counter));
   }
 
   /**
@@ -63,7 +74,7 @@ final class QueuedOwners {
    * send; the next try asks the server instead, which grants a standing push whole.
    */
   void unanswered(String owner) {
-    queued.computeIfPresent(owner, (o, w) -> new Waiting(w.name(), w.sentAt(), w.pushed(), Long.MAX_VALUE));
+    queued.computeIfPresent(owner, (o, w) -> w.with(w.pushed(), Long.MAX_VALUE));
   }
 
   /**
@@ -78,6 +89,26 @@ final class QueuedOwners {
     return new Pushed(w.pushed(), w.sentAt());
   }
 
+  /**
+   * Takes the grant pushed to {@code owner} for {@code name}, or answers null if none may be taken
+   * ({@link #takePushed}). The release granted it for {@code waiterTimeout}, or the owner's lease
+   * if shorter (its last try recorded it), at a moment after the server answered that try, so its
+   * validity counts from when that try was sent ({@code now} and the send on one clock, in
+   * nanoseconds); the engine renews it to a whole lease.
+   */
+  @Nullable Attempt take(String owner, String name, Duration leaseTime, Duration waiterTimeout, long now) {
+    Pushed p = takePushed(owner, name);
+    if (p == null) {
+      return null;
+    }
+    long left = Math.min(leaseTime.toNanos(), waiterTimeout.toNanos()) - (now - p.lastTrySentAt());
+    if (left <= 0) {
+      return null; // it may have run out: ask, and the script grants it whole if it is still there
+    }
+    took(owner);
+    return Attempt.granted(p.token(), Duration.ofNanos(left));
+  }
+
   /** Records a grant pushed to {@code owner} for {@code name}; true if that owner waits for it here. */
   boolean push(String owner, String name, long token) {
     boolean[] waiting = {false};
@@ -86,13 +117,15 @@ final class QueuedOwners {
         return w;
       }
       waiting[0] = true;
-      return new Waiting(name, w.sentAt(), token, w.refusedAt());
+      return w.with(token, w.refusedAt());
     });
     return waiting[0];
   }
 
-  void remove(String owner) {
-    queued.remove(owner);
+  /** Forgets {@code owner}'s wait; the kind it waited for, or null if it did not wait here. */
+  @Nullable LockKind remove(String owner) {
+    Waiting w = queued.remove(owner);
+    return w == null ? null : w.kind();
   }
 
   /** {@code owner} took the grant pushed to it: it waits no more. */
@@ -110,9 +143,9 @@ final class QueuedOwners {
     }
   }
 
-  /** Each owner and the name it waits for. */
-  void forEach(BiConsumer<String, String> action) {
-    queued.forEach((owner, w) -> action.accept(owner, w.name()));
+  /** Each owner, with the name and kind it waits for. */
+  void forEach(Visitor action) {
+    queued.forEach((owner, w) -> action.visit(owner, w.name(), w.kind()));
   }
 
   void clear() {

@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
  * lost notification costs at most a third of it. A release to another thread of this client is
  * one script that moves the grant to the new owner with the next token ({@link #handOff}). The
- * other kinds live in {@link KindLocks}.
+ * other kinds live in {@link KindLocks}; their releases push grants the same way, into the same
+ * {@link QueuedOwners}.
  */
 final class RedisBackend implements LockBackend, HandsOff, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
@@ -85,7 +86,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     this.calls = new Calls(connections, scripts, url.description());
     this.script = new ScriptCalls(keys, waiterTimeout.toMillis());
     this.replicas = new Replicas(url.replication(), calls);
-    this.kindLocks = new KindLocks(calls, script, waiterTimeout);
+    this.kindLocks = new KindLocks(calls, script, queued, waiterTimeout, !replicas.on(), this::clock);
   }
 
   /** Connects both connections and loads the scripts, or throws BackendUnavailableException. */
@@ -149,7 +150,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
 
   private Attempt exclusive(String name, String owner, Duration leaseTime, boolean willWait) {
     if (willWait && !replicas.on()) {
-      Attempt pushed = takePushed(name, owner, leaseTime);
+      Attempt pushed = queued.take(owner, name, leaseTime, waiterTimeout, context().ticker().read());
       if (pushed != null) {
         return pushed;
       }
@@ -158,7 +159,8 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
       listen(name);
     }
     AcquireMode mode = !willWait ? AcquireMode.ONCE
-        : queued.waits(owner, name, context().ticker().read()) ? AcquireMode.QUEUED : AcquireMode.WAIT;
+        : queued.waits(owner, name, LockKind.EXCLUSIVE, context().ticker().read())
+            ? AcquireMode.QUEUED : AcquireMode.WAIT;
     AcquireReply r;
     try {
       r = calls.run("acquire lock '" + name + "'", script.acquire(name, owner, millis(leaseTime), mode));
@@ -174,26 +176,6 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
       replicas.confirmGrant(name, keys.lock(name), () -> runRelease(name, owner, ReleaseMode.RELEASE));
     }
     return a;
-  }
-
-  /**
-   * The grant a release pushed to this owner, or null if none came. The release granted it for
-   * the waiter timeout, or this owner's lease if shorter (its last try recorded it), at a moment
-   * after the server answered that try, so its validity counts from when that try was sent; the
-   * engine renews it to a whole lease.
-   */
-  private @Nullable Attempt takePushed(String name, String owner, Duration leaseTime) {
-    QueuedOwners.Pushed p = queued.takePushed(owner, name);
-    if (p == null) {
-      return null;
-    }
-    long leaseNanos = Math.min(leaseTime.toNanos(), waiterTimeout.toNanos());
-    long left = leaseNanos - (context().ticker().read() - p.lastTrySentAt());
-    if (left <= 0) {
-      return null; // it may have run out: ask, and the script grants it whole if it is still there
-    }
-    queued.took(owner);
-    return Attempt.granted(p.token(), Duration.ofNanos(left));
   }
 
   /** Reads the acquire script's reply. */
@@ -283,14 +265,16 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
 
   @Override
   public void cancel(String name, String owner) {
-    if (kindLocks.cancel(name, owner, closed)) {
-      return;
-    }
-    queued.remove(owner);
+    LockKind kind = queued.remove(owner);
     if (closed) {
       return; // A closed client's places are skipped: nobody listens on its channel any more.
     }
-    runRelease(name, owner, ReleaseMode.CANCEL);
+    if (kind == null || kind == LockKind.EXCLUSIVE) {
+      runRelease(name, owner, ReleaseMode.CANCEL);
+    } else {
+      calls.run(String.format("cancel the wait for %s lock '%s'", kind, name),
+          script.kindRelease(kind, name, owner, ReleaseMode.CANCEL));
+    }
   }
 
   private boolean runRelease(String name, String owner, ReleaseMode mode) {
@@ -298,18 +282,21 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
   }
 
   /**
-   * A release granted {@code name} to {@code owner}, a waiter of this client, with {@code token}:
-   * the waiting thread takes it without asking ({@link #takePushed}). If nobody here waits as that
-   * owner any more (it gave up and its cancel was lost, or its own retry took the grant first), a
-   * grant still marked pushed is passed on, off the I/O thread; a taken one is left alone.
+   * A release granted {@code name} ({@code kind}) to {@code owner}, a waiter of this client, with
+   * {@code token}: the waiting thread takes it without asking ({@link QueuedOwners#take}). If nobody
+   * here waits as that owner any more (it gave up and its cancel was lost, or its own retry took the
+   * grant first), a grant still marked pushed is passed on, off the I/O thread; a taken one is left
+   * alone.
    */
-  private void pushed(String name, String owner, long token) {
+  private void pushed(LockKind kind, String name, String owner, long token) {
     if (queued.push(owner, name, token)) {
       context().released(name);
     } else if (!closed && !queued.tookLately(owner)) {
+      ScriptCall<Boolean> pass = kind == LockKind.EXCLUSIVE ? script.release(name, owner, ReleaseMode.PASS)
+          : script.kindPass(kind, name, owner, token);
       CompletableFuture.runAsync(() -> {
         try {
-          runRelease(name, owner, ReleaseMode.PASS);
+          calls.run("pass on lock '" + name + "'", pass);
         } catch (RuntimeException e) {
           log.debug("dlock: could not pass on the grant of lock '{}' for {}", name, owner, e);
         }
@@ -361,7 +348,6 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     }
     closed = true;
     queued.clear();
-    kindLocks.forget();
     connections.close();
   }
 
@@ -374,16 +360,15 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     List<RedisFuture<Object>> sent = new ArrayList<>();
     try {
       if (connections.isOpen()) {
-        queued.forEach((owner, name) ->
-            sent.add(calls.send(script.release(name, owner, ReleaseMode.CANCEL))));
-        kindLocks.sendCancels(sent);
+        queued.forEach((owner, name, kind) -> sent.add(calls.send(kind == LockKind.EXCLUSIVE
+            ? script.release(name, owner, ReleaseMode.CANCEL)
+            : script.kindRelease(kind, name, owner, ReleaseMode.CANCEL))));
       }
       LettuceFutures.awaitAll(Duration.ofSeconds(1), sent.toArray(RedisFuture[]::new));
     } catch (RuntimeException e) {
       log.debug("dlock: could not leave the waiter queues of {}", describe(), e);
     }
     queued.clear();
-    kindLocks.forget();
   }
 
   /** The engine's context: {@link #start} gives it before any lock call or pushed grant. */

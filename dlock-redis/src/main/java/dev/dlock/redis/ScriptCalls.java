@@ -6,6 +6,7 @@ import dev.dlock.redis.Scripts.Script;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -39,7 +40,7 @@ final class ScriptCalls {
     RELEASE("release"),
     /** Gives up a wait: leaves the queue and frees a grant made to the owner meanwhile. */
     CANCEL("cancel"),
-    /** Passes on a grant pushed to an owner that no longer waits (release.lua only). */
+    /** Passes on a grant pushed to an owner that no longer waits, while nobody took it. */
     PASS("pass");
 
     final byte[] wire;
@@ -74,7 +75,7 @@ final class ScriptCalls {
    * @param leftMillis    if refused, how long until a lease runs out; -1 if only the queue is ahead
    * @param holder        if refused, the holding owner, or null if none is known
    * @param storedPermits if a semaphore refused for another permit count, that count; else 0
-   * @param counter       if acquire.lua refused, the lock's token counter at that moment; else 0
+   * @param counter       if refused, the lock's token counter at that moment; else 0
    */
   record AcquireReply(boolean granted, long token, long leftMillis, @Nullable String holder,
       long storedPermits, long counter) {
@@ -103,6 +104,7 @@ final class ScriptCalls {
   }
 
   private static final byte[] WAITS = utf8("1");
+  private static final byte[] NO_TOKEN = utf8("0");
   private static final byte[] TRIES_ONCE = utf8("0");
 
   private final Keys keys;
@@ -168,21 +170,30 @@ final class ScriptCalls {
   }
 
   /**
-   * fair-release.lua, rw-release.lua or sem-release.lua, by {@code kind}: true if the owner held
-   * it (release), or held or waited for it (cancel).
+   * fair-release.lua, rw-release.lua or sem-release.lua, by {@code kind}, to release or cancel:
+   * true if the owner held it (release), or held or waited for it (cancel).
    */
   ScriptCall<Boolean> kindRelease(LockKind kind, String name, String owner, ReleaseMode mode) {
     if (mode == ReleaseMode.PASS) {
-      throw new IllegalArgumentException("mode PASS is for the exclusive lock only, not " + kind);
+      throw new IllegalArgumentException("mode PASS of " + kind + " lock '" + name + "' needs the token");
     }
-    byte[][] tail = args(mode.wire, keys.channels(name), utf8(name), keys.publish());
+    return kindRelease(kind, name, owner, mode, NO_TOKEN);
+  }
+
+  /** The same script passing on the grant with {@code token} pushed to {@code owner}: true if freed. */
+  ScriptCall<Boolean> kindPass(LockKind kind, String name, String owner, long token) {
+    return kindRelease(kind, name, owner, ReleaseMode.PASS, ascii(token));
+  }
+
+  private ScriptCall<Boolean> kindRelease(LockKind kind, String name, String owner, ReleaseMode mode,
+      byte[] token) {
+    byte[][] args = args(utf8(owner), mode.wire, keys.channels(name), utf8(name), keys.publish(),
+        waiterTimeoutMs, token);
     return switch (kind) {
-      case FAIR -> new ScriptCall<>(Script.FAIR_RELEASE, keys.fair(name), prepend(utf8(owner), tail),
-          ScriptCalls::one);
+      case FAIR -> new ScriptCall<>(Script.FAIR_RELEASE, keys.fair(name), args, ScriptCalls::one);
       case READ, WRITE -> new ScriptCall<>(Script.RW_RELEASE, keys.readWrite(name),
-          prepend(utf8(owner), prepend(Side.of(kind).wire, tail)), ScriptCalls::one);
-      case PERMIT -> new ScriptCall<>(Script.SEM_RELEASE, keys.semaphore(name),
-          prepend(utf8(owner), tail), ScriptCalls::one);
+          append(args, Side.of(kind).wire), ScriptCalls::one);
+      case PERMIT -> new ScriptCall<>(Script.SEM_RELEASE, keys.semaphore(name), args, ScriptCalls::one);
       case EXCLUSIVE -> throw new IllegalArgumentException(
           String.format("exclusive lock '%s' has its own release", name));
     };
@@ -233,10 +244,9 @@ final class ScriptCalls {
     return args;
   }
 
-  private static byte[][] prepend(byte[] first, byte[][] rest) {
-    byte[][] all = new byte[rest.length + 1][];
-    all[0] = first;
-    System.arraycopy(rest, 0, all, 1, rest.length);
+  private static byte[][] append(byte[][] first, byte[] last) {
+    byte[][] all = Arrays.copyOf(first, first.length + 1);
+    all[first.length] = last;
     return all;
   }
 

@@ -114,10 +114,11 @@ local function foreign(expected)
 end
 
 
--- The release scripts' wake-up: walks a queue from its oldest waiter, looking at `tries` waiters at
--- most. `visit(waiter)` answers 'stop' (the walk ends), 'keep' (the waiter stays queued and the
--- walk goes on to the next) or 'drop' (it lapsed, or nobody listens for it: `drop(waiter)` takes it
--- out of the queue and of whatever else the script keeps about it, and the walk goes on).
+-- The release scripts' hand-over: walks a queue from its oldest waiter, looking at `tries` waiters
+-- at most. `visit(waiter)` answers 'stop' (the walk ends), 'keep' (the waiter stays queued and the
+-- walk goes on to the next), 'granted' (the visit took it out of the queue, with its grant, and the
+-- walk goes on) or 'drop' (it lapsed, or nobody listens for it: `drop(waiter)` takes it out of the
+-- queue and of whatever else the script keeps about it, and the walk goes on).
 local function walkQueue(queue, tries, visit, drop)
   local at = 0
   for _ = 1, tries do
@@ -130,10 +131,52 @@ local function walkQueue(queue, tries, visit, drop)
       return
     elseif verdict == 'keep' then
       at = at + 1
-    else
+    elseif verdict ~= 'granted' then
       drop(waiter)
     end
   end
+end
+
+-- Offers a release's grant to a queued waiter ('<client>:<seq>'): draws the next token from
+-- `g.counter` (a field `g.field` of it, if set) and tells the waiter's client alone, with the message
+-- '<g.kind><seq> <token> <g.name>' on its channel (`g.kind` is '' for the exclusive lock, 'f', 'r',
+-- 'w' or 'p' for a fair, read, write or permit grant, so that the client passes on a grant nobody
+-- takes with the right script). Returns the token and how long the grant lasts untaken: the
+-- waiter timeout, or the lease the waiter recorded in `g.leases` when it queued if that is shorter
+-- (release.lua says why); or nil if its place in `g.alive` lapsed by `g.now` (server milliseconds;
+-- not checked when nil) or its client no longer listens. The caller writes the grant.
+local function offer(g, waiter)
+  if g.now and tonumber(redis.call('ZSCORE', g.alive, waiter) or 0) <= g.now then
+    return nil
+  end
+  local client, seq = string.match(waiter, '^(.*):(%d+)$')
+  if not client then
+    return nil
+  end
+  -- An owner queued by an older dlock has no lease recorded: the waiter timeout bounds its grant.
+  local ms = math.min(g.waiterTimeout, tonumber(redis.call('HGET', g.leases, waiter)) or g.waiterTimeout)
+  local token = drawToken(g.counter, g.field)
+  local message = g.kind .. seq .. ' ' .. digits(token) .. ' ' .. g.name
+  if redis.call(g.publish, g.channels .. client, message) == 0 then
+    return nil
+  end
+  return token, ms
+end
+
+-- A fair, read, write or permit grant that a release pushed stays marked in the lock's leases hash,
+-- as '@<token>' under its owner, until its owner's own acquire takes it or its owner releases it:
+-- a 'pass' (the client found nobody waiting for it) frees it only while so marked. The mark lasts
+-- at least the waiter timeout, as long as the grant can stay untaken.
+local function markPushed(leases, owner, token, waiterTimeout)
+  redis.call('HSET', leases, owner, '@' .. digits(token))
+  if redis.call('PTTL', leases) < waiterTimeout then
+    redis.call('PEXPIRE', leases, waiterTimeout)
+  end
+end
+
+-- True if `owner`'s grant with `token` (digits) is a pushed one nobody took (see markPushed).
+local function pushedUntaken(leases, owner, token)
+  return redis.call('HGET', leases, owner) == '@' .. token
 end
 
 -- Tells a queued waiter ('<client>:<seq>') through its client's channel that it may try again, with

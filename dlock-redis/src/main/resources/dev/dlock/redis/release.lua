@@ -37,17 +37,14 @@ local function handOver()
   for _, gone in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)) do
     drop(gone)
   end
+  local g = {leases = leases, counter = counter, channels = channels, publish = publish, name = name,
+    kind = '', waiterTimeout = waiterTimeout}
   walkQueue(queue, 8, function(head)
-    -- An owner queued by an older dlock has no lease recorded: the waiter timeout bounds its grant.
-    local ms = math.min(waiterTimeout, tonumber(redis.call('HGET', leases, head)) or waiterTimeout)
-    local client, seq = string.match(head, '^(.*):(%d+)$')
-    if client then
-      local token = drawToken(counter)
-      if redis.call(publish, channels .. client, seq .. ' ' .. digits(token) .. ' ' .. name) > 0 then
-        drop(head)
-        redis.call('SET', lock, '@' .. ms .. ' ' .. head, 'PX', ms)
-        return 'stop'
-      end
+    local token, ms = offer(g, head)
+    if token then
+      drop(head)
+      redis.call('SET', lock, '@' .. ms .. ' ' .. head, 'PX', ms)
+      return 'stop'
     end
     return 'drop'
   end, drop)

@@ -6,18 +6,22 @@
 -- KEYS[4] queue    zset: waiting owner (reader or writer) -> arrival, server microseconds
 -- KEYS[5] alive    zset: waiting owner -> server millisecond at which its place lapses
 -- KEYS[6] writers  zset: the writers among the waiting owners -> their arrival, as in queue
+-- KEYS[7] leases   hash: waiting owner -> its lease in milliseconds, which bounds a grant a release
+--                  pushes to it (rw-release.lua); then '@<token>' while that grant is untaken
 local owner = ARGV[1]
 local lease = tonumber(ARGV[2])           -- lease in milliseconds
 local side = ARGV[3]                      -- 'r' read, 'w' write
 local willWait = ARGV[4] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place without asking again
 local downgrade = ARGV[6]                 -- for 'r': the write owner it may read beside, or ''
--- Returns {1, token} for a grant, or {0, ms until a lease runs out (-1: only the queue), holder};
--- an error if a key holds what dlock did not write there (see the prelude).
+-- Returns {1, token} for a grant, or {0, ms until a lease runs out (-1: only the queue), holder,
+-- token counter} (fair-acquire.lua says why the counter); an error if a key holds what dlock did
+-- not write there (see the prelude).
 
 local write, readers, counter, queue, alive, writers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local leases = KEYS[7]
 
-local bad = foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset'})
+local bad = foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -39,17 +43,23 @@ local function dequeue()
   redis.call('ZREM', queue, owner)
   redis.call('ZREM', alive, owner)
   redis.call('ZREM', writers, owner)
+  redis.call('HDEL', leases, owner)
 end
 
 local function grantRead()
-  redis.call('ZADD', readers, nowMs() + lease, owner)
+  if redis.call('ZADD', readers, nowMs() + lease, owner) == 0 then
+    -- Read already: a grant a release pushed, which this retry takes, or one whose answer was lost.
+    redis.call('HDEL', leases, owner)
+  end
   keep(readers, lease)
   return {1, drawToken(counter)}
 end
 
 local writer = redis.call('GET', write)
 if side == 'w' and writer == owner then
-  -- A retry of an attempt that was granted but whose answer was lost: grant it again.
+  -- A grant a release pushed, taken by this retry that overtook its message, or a retry of an
+  -- attempt that was granted but whose answer was lost: grant it again, taken.
+  redis.call('HDEL', leases, owner)
   redis.call('PEXPIRE', write, lease)
   return {1, drawToken(counter)}
 end
@@ -62,6 +72,7 @@ if queued then
     redis.call('ZREM', queue, unpack(lapsed))
     redis.call('ZREM', alive, unpack(lapsed))
     redis.call('ZREM', writers, unpack(lapsed))
+    redis.call('HDEL', leases, unpack(lapsed))
   end
 end
 
@@ -116,14 +127,17 @@ if willWait then
     redis.call('PEXPIRE', writers, waiterTimeout)
   end
   redis.call('ZADD', alive, nowMs() + waiterTimeout, owner)
+  redis.call('HSET', leases, owner, lease)
   redis.call('PEXPIRE', queue, waiterTimeout)
   redis.call('PEXPIRE', alive, waiterTimeout)
+  redis.call('PEXPIRE', leases, waiterTimeout)
 end
+local last = tonumber(redis.call('GET', counter)) or 0
 if writer then
-  return {0, redis.call('PTTL', write), writer}
+  return {0, redis.call('PTTL', write), writer, last}
 end
 if readersLeft then
   local first = redis.call('ZRANGE', readers, 0, 0, 'WITHSCORES')
-  return {0, tonumber(first[2]) - nowMs(), ''}
+  return {0, tonumber(first[2]) - nowMs(), '', last}
 end
-return {0, -1, ''}
+return {0, -1, '', last}

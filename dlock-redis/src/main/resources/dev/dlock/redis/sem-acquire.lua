@@ -5,18 +5,21 @@
 --                  fencing-token counter; it never expires
 -- KEYS[3] queue    zset: waiting owner -> arrival, server microseconds (FIFO order)
 -- KEYS[4] alive    zset: waiting owner -> server millisecond at which its place lapses
+-- KEYS[5] leases   hash: waiting owner -> its lease in milliseconds, which bounds a grant a release
+--                  pushes to it (sem-release.lua); then '@<token>' while that grant is untaken
 local owner = ARGV[1]
 local lease = tonumber(ARGV[2])           -- lease in milliseconds
 local permits = tonumber(ARGV[3])         -- the permit count this client expects
 local willWait = ARGV[4] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, {0, ms until a lease runs out (-1: only the queue), ''}, or
--- {-1, stored count} when the semaphore is in use with another permit count; an error if a key
--- holds what dlock did not write there (see the prelude).
+-- Returns {1, token} for a grant, {0, ms until a lease runs out (-1: only the queue), '', token
+-- counter} (fair-acquire.lua says why the counter), or {-1, stored count} when the semaphore is in
+-- use with another permit count; an error if a key holds what dlock did not write there (see the
+-- prelude).
 
-local holders, meta, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local holders, meta, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'zset', 'meta', 'zset', 'zset'})
+local bad = foreign({'zset', 'meta', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -32,11 +35,15 @@ local function keep(key, ms)
 end
 
 local function grant(queued)
-  redis.call('ZADD', holders, now + lease, owner)
+  local again = redis.call('ZADD', holders, now + lease, owner) == 0
   keep(holders, lease)
   if queued then
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
+  end
+  if queued or again then
+    -- Held already: a grant a release pushed, which this retry takes, or one whose answer was lost.
+    redis.call('HDEL', leases, owner)
   end
   return {1, drawToken(meta, 'token')}
 end
@@ -50,6 +57,7 @@ if redis.call('EXISTS', queue) == 1 then
   if #lapsed > 0 then
     redis.call('ZREM', queue, unpack(lapsed))
     redis.call('ZREM', alive, unpack(lapsed))
+    redis.call('HDEL', leases, unpack(lapsed))
   end
   waiting = redis.call('ZCARD', queue)
 end
@@ -78,11 +86,14 @@ end
 if willWait then
   redis.call('ZADD', queue, 'NX', arrival, owner)
   redis.call('ZADD', alive, now + waiterTimeout, owner)
+  redis.call('HSET', leases, owner, lease)
   redis.call('PEXPIRE', queue, waiterTimeout)
   redis.call('PEXPIRE', alive, waiterTimeout)
+  redis.call('PEXPIRE', leases, waiterTimeout)
 end
+local last = tonumber(redis.call('HGET', meta, 'token')) or 0
 if held >= permits then
   local first = redis.call('ZRANGE', holders, 0, 0, 'WITHSCORES')
-  return {0, tonumber(first[2]) - now, ''}
+  return {0, tonumber(first[2]) - now, '', last}
 end
-return {0, -1, ''}
+return {0, -1, '', last}

@@ -2,6 +2,7 @@ package dev.dlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dlock.spi.LockKind;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -13,7 +14,7 @@ class QueuedOwnersTest {
 
   @Test
   void aGrantPushedAfterTheLastRefusalIsTakenWithItsTrysSendTime() {
-    owners.waits("b", "n", 1_000);
+    owners.waits("b", "n", LockKind.EXCLUSIVE, 1_000);
     owners.refused("b", 41);
     assertThat(owners.push("b", "n", 42)).isTrue();
     assertThat(owners.takePushed("b", "n")).isEqualTo(new QueuedOwners.Pushed(42, 1_000));
@@ -21,9 +22,9 @@ class QueuedOwnersTest {
 
   @Test
   void aGrantPushedBeforeTheLastRefusalIsStaleAndNotTaken() {
-    owners.waits("b", "n", 1_000);
+    owners.waits("b", "n", LockKind.EXCLUSIVE, 1_000);
     owners.refused("b", 41);
-    owners.waits("b", "n", 2_000); // the next try; the old push arrives while it is under way
+    owners.waits("b", "n", LockKind.EXCLUSIVE, 2_000); // the next try; the old push arrives while it is under way
     assertThat(owners.push("b", "n", 42)).isTrue();
     owners.refused("b", 57); // that try was refused after the push was drawn: the grant is gone
     assertThat(owners.takePushed("b", "n")).isNull();
@@ -36,7 +37,7 @@ class QueuedOwnersTest {
    */
   @Test
   void aGrantPushedAroundAnUnansweredTryIsNotTaken() {
-    owners.waits("b", "n", 1_000);
+    owners.waits("b", "n", LockKind.EXCLUSIVE, 1_000);
     assertThat(owners.push("b", "n", 42)).isTrue(); // drawn before the try was sent, as far as we know
     owners.unanswered("b");
     assertThat(owners.takePushed("b", "n")).isNull();
@@ -46,7 +47,7 @@ class QueuedOwnersTest {
 
   @Test
   void aPushForAnotherNameOrAnOwnerNotWaitingIsNotTaken() {
-    owners.waits("b", "n", 1_000);
+    owners.waits("b", "n", LockKind.EXCLUSIVE, 1_000);
     assertThat(owners.push("b", "other", 42)).isFalse();
     assertThat(owners.push("c", "n", 42)).isFalse();
     assertThat(owners.takePushed("b", "n")).isNull();

@@ -105,11 +105,11 @@ class RedisFairLockTest {
       lock.acquire().close();
     }
     long n = cycles;
-    // Inside: each script first checks its four keys (two GETs, two TYPEs); then the acquire reads
+    // Inside: each script first checks its five keys (two GETs, three TYPEs); then the acquire reads
     // the owner and the queue, sets the owner and draws the token (GET, TIME, SET), and the release
-    // reads the owner, deletes it and looks for a queue.
+    // reads the owner, deletes it and its pushed-grant mark, and looks for a queue.
     assertThat(server.callsSince(before)).as("commands run by the server per %d cycles", cycles)
-        .containsExactlyInAnyOrderEntriesOf(Map.of("evalsha", 2 * n, "get", 7 * n, "type", 4 * n,
-            "exists", 2 * n, "set", 2 * n, "time", n, "del", n));
+        .containsExactlyInAnyOrderEntriesOf(Map.of("evalsha", 2 * n, "get", 7 * n, "type", 6 * n,
+            "exists", 2 * n, "set", 2 * n, "time", n, "del", n, "hdel", n));
   }
 }

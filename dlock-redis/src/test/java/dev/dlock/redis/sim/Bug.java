@@ -17,5 +17,7 @@ enum Bug {
    * takePushed ignores the token counter of the owner's last refusal, and takes a pushed grant
    * whose message came after its next try was refused (the client before the fix of seed 73).
    */
-  STALE_PUSH_TAKEN
+  STALE_PUSH_TAKEN,
+  /** fair-release.lua's 'pass' frees the owner's grant without checking that it is still untaken. */
+  PASS_IGNORES_MARK
 }

@@ -44,6 +44,12 @@ class RedisQueueSimulationTest {
     assertCaught(Bug.RENEW_WITHOUT_OWNER, "two holders");
   }
 
+  /** A fair grant taken by the owner's own retry, freed by a 'pass' its late message caused. */
+  @Test
+  void fairPassThatIgnoresTheMarkIsCaught() {
+    assertCaught(Bug.PASS_IGNORES_MARK, "two holders");
+  }
+
   @Test
   void waiterThatNeverRepollsIsCaught() {
     assertCaught(Bug.NO_REPOLL, "stranded");

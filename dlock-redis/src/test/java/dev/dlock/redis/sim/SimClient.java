@@ -143,10 +143,6 @@ final class SimClient implements Holder {
     long sent = clock.now();
     boolean willWait = willWaitAtAll && sent < giveUpAt;
     queuedEver |= willWait;
-    if (fair != null) {
-      call(() -> "fair-acquire.lua " + owner, () -> answer(fair.acquire(owner, leaseMs, willWait, clock.now()), sent, willWait));
-      return;
-    }
     boolean stale = !bugs.contains(Bug.STALE_PUSH_TAKEN) && pushedToken <= refusedCounter;
     if (willWait && owner.equals(queuedOwner) && pushedToken != 0 && !stale) { // takePushed
       long valid = Math.min(leaseMs, settings.waiterTimeoutMs()) * 1000;
@@ -165,6 +161,10 @@ final class SimClient implements Holder {
       queuedOwner = owner;
       queuedSentAt = sent;
       pushedToken = 0;
+    }
+    if (fair != null) {
+      call(() -> "fair-acquire.lua " + owner, () -> answer(fair.acquire(owner, leaseMs, willWait, clock.now()), sent, willWait));
+      return;
     }
     int m = mode;
     call(() -> "acquire.lua " + owner + " mode " + m, () -> answer(server.acquire(owner, leaseMs, m, clock.now()), sent, willWait));
@@ -311,7 +311,7 @@ final class SimClient implements Holder {
     clock.trace(() -> id + " releases " + from);
     call(() -> fair != null ? "fair-release.lua " + from : "release.lua " + from, () -> {
       if (fair != null) {
-        fair.release(from, clock.now());
+        fair.release(from, 0, clock.now());
       } else {
         server.release(from, clock.now());
       }
@@ -323,7 +323,7 @@ final class SimClient implements Holder {
     return (long) (clock.random().nextDouble() * 300_000);
   }
 
-  /** A message on this client's channel: Inbox, then RedisBackend.pushed or the fair wake-up. */
+  /** A message on this client's channel: Inbox, then RedisBackend.pushed, or a wake-up (no token). */
   void deliver(Published m) {
     if (phase == Phase.DEAD) {
       return;
@@ -341,7 +341,11 @@ final class SimClient implements Holder {
       pushedToken = m.token();
       wake();
     } else if (!tookLately.contains(m.owner())) { // nobody waits for it: pass it on
-      call(() -> "release.lua pass " + m.owner(), () -> server.cancel(m.owner(), true, clock.now()));
+      if (fair != null) {
+        call(() -> "fair-release.lua pass " + m.owner(), () -> fair.release(m.owner(), m.token(), clock.now()));
+      } else {
+        call(() -> "release.lua pass " + m.owner(), () -> server.cancel(m.owner(), true, clock.now()));
+      }
     }
   }
 

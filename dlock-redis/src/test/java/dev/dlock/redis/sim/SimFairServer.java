@@ -1,20 +1,29 @@
 package dev.dlock.redis.sim;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
 /**
  * One Redis holding one fair lock: the owner key with its TTL, the token counter, the waiter keys
- * (no leases). Each method is one script run as one atomic step: fair-acquire.lua,
- * fair-release.lua and the fair branch of renew-kinds.lua. Times are server microseconds.
+ * with their leases, and the marks of pushed grants nobody took (the leases hash's '@<token>'
+ * fields; kept here apart, without the hash's expiry). Each method is one script run as one atomic
+ * step: fair-acquire.lua, fair-release.lua and the fair branch of renew-kinds.lua. Times are server
+ * microseconds.
  */
 final class SimFairServer {
   private final long waiterTimeoutMs;
   private final Channels channels;
+  private final Set<Bug> bugs;
   private final SimQueue waiters = new SimQueue();
   private final SimKey key = new SimKey();
+  private final Map<String, Long> marks = new HashMap<>();
   private long counter;
 
-  SimFairServer(long waiterTimeoutMs, Channels channels) {
+  SimFairServer(long waiterTimeoutMs, Channels channels, Set<Bug> bugs) {
     this.waiterTimeoutMs = waiterTimeoutMs;
     this.channels = channels;
+    this.bugs = bugs;
   }
 
   /** The lock key. */
@@ -30,7 +39,8 @@ final class SimFairServer {
   /** fair-acquire.lua: grants in queue order, or queues the owner ({@code willWait}). */
   SimServer.Reply acquire(String owner, long leaseMs, boolean willWait, long now) {
     SimLock l = key.get(now);
-    if (l != null && l.holder().equals(owner)) { // a retry whose answer was lost: granted again
+    if (l != null && l.holder().equals(owner)) { // a pushed grant or a lost answer: granted again
+      marks.remove(owner);
       key.set(new SimLock('-', 0, owner, now + leaseMs * 1000));
       return new SimServer.Reply(true, drawToken(now), 0, "", 0);
     }
@@ -49,7 +59,7 @@ final class SimFairServer {
       return new SimServer.Reply(true, drawToken(now), 0, "", 0);
     }
     if (willWait) {
-      waiters.add(owner, now, now / 1000 + waiterTimeoutMs, 0, waiterTimeoutMs);
+      waiters.add(owner, now, now / 1000 + waiterTimeoutMs, leaseMs, waiterTimeoutMs);
     }
     if (l != null) {
       return new SimServer.Reply(false, 0, (l.expiresAt() - now) / 1000, l.holder(), counter);
@@ -57,14 +67,15 @@ final class SimFairServer {
     return new SimServer.Reply(false, 0, -1, "", counter);
   }
 
-  /** fair-release.lua, mode 'release'. */
-  boolean release(String owner, long now) {
+  /** fair-release.lua, mode 'release', or mode 'pass' with the pushed grant's {@code token} (else 0). */
+  boolean release(String owner, long token, long now) {
     SimLock l = key.get(now);
-    if (l == null || !l.holder().equals(owner)) {
+    if (l == null || !l.holder().equals(owner) || token != 0 && marks.getOrDefault(owner, 0L) != token && !bugs.contains(Bug.PASS_IGNORES_MARK)) {
       return false;
     }
     key.del(now);
-    wakeHead(now);
+    marks.remove(owner);
+    grantHead(now);
     return true;
   }
 
@@ -73,32 +84,40 @@ final class SimFairServer {
     boolean wasHead = owner.equals(waiters.at(0, now));
     boolean left = waiters.lapses(owner, now) != 0;
     waiters.remove(owner, now);
+    marks.remove(owner);
     SimLock l = key.get(now);
     boolean freed = l != null && l.holder().equals(owner);
     if (freed) {
       key.del(now);
     }
     if (freed || wasHead) {
-      wakeHead(now);
+      grantHead(now);
     }
     return freed || left;
   }
 
-  /** fair-release.lua's wakeHead: tell the oldest live waiter whose client listens. */
-  private void wakeHead(long now) {
+  /** fair-release.lua's grantHead: grant the oldest live waiter whose client listens, and push it. */
+  private void grantHead(long now) {
     if (!waiters.exists(now) || key.get(now) != null) {
       return;
     }
     long nowMs = now / 1000;
-    for (int tries = 0; tries < 8; tries++) { // walkQueue: 'stop' if told, else 'drop'
+    for (int tries = 0; tries < 8; tries++) { // walkQueue: 'stop' if granted, else 'drop'
       String head = waiters.at(0, now);
       if (head == null) {
         return;
       }
-      // the prelude's tell: its place lapses after now and its client listens
-      if (waiters.lapses(head, now) > nowMs
-          && channels.publish(new Published(SimServer.clientOf(head), head, 0))) {
-        return;
+      // the prelude's offer: its place lapses after now, a token is drawn, and its client listens
+      if (waiters.lapses(head, now) > nowMs) {
+        long lease = waiters.lease(head, now);
+        long ms = Math.min(waiterTimeoutMs, lease < 0 ? waiterTimeoutMs : lease);
+        long token = drawToken(now);
+        if (channels.publish(new Published(SimServer.clientOf(head), head, token))) {
+          waiters.remove(head, now);
+          key.set(new SimLock('-', 0, head, now + ms * 1000));
+          marks.put(head, token);
+          return;
+        }
       }
       waiters.remove(head, now);
     }

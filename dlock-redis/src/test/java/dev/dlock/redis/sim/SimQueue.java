@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * The waiter keys of one lock as the scripts keep them: {@code queue} (owner -> arrival, FIFO),
- * {@code alive} (owner -> server millisecond its place lapses) and, for the exclusive lock,
+ * {@code alive} (owner -> server millisecond its place lapses) and
  * {@code leases} (owner -> lease). The scripts PEXPIRE the three keys together by the waiter
  * timeout whenever an owner queues, so they expire as one here; a key whose members are all
  * removed no longer exists, as in Redis.
@@ -35,7 +35,7 @@ final class SimQueue {
     return !queue.isEmpty();
   }
 
-  /** ZADD queue NX, ZADD alive, HSET leases (lease 0: fair lock, no leases key), PEXPIRE all. */
+  /** ZADD queue NX, ZADD alive, HSET leases (lease 0: none recorded), PEXPIRE all. */
   void add(String owner, long now, long lapsesMs, long leaseMs, long waiterTimeoutMs) {
     expire(now);
     if (!alive.containsKey(owner)) {

@@ -39,7 +39,7 @@ final class Simulation {
     boolean isFair = random.nextInt(3) == 0;
     SimNetwork network = new SimNetwork(clock, settings.dropRate(), settings.maxMessageDelayMicros());
     SimServer server = new SimServer(settings.waiterTimeoutMs(), network, bugs);
-    SimFairServer fair = isFair ? new SimFairServer(settings.waiterTimeoutMs(), network) : null;
+    SimFairServer fair = isFair ? new SimFairServer(settings.waiterTimeoutMs(), network, bugs) : null;
     Invariants invariants = new Invariants();
     QueueChecks checks = new QueueChecks(invariants, settings.strandBoundMicros(isFair), isFair);
     int count = 2 + random.nextInt(3);
