@@ -46,7 +46,8 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
         "  " + String.join(",", Targets.names()),
         "Presets, each on one embedded server: " + Targets.JDBC + " = the JDBC targets on PostgreSQL, "
             + Targets.REDIS + " = the Redis targets, " + Targets.ZOOKEEPER + " = the ZooKeeper targets, "
-            + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.");
+            + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.",
+        "The scale rows S1 and S2 are a command of their own: ./bench scale --help");
     return cl.getUsageMessage();
   }
 
@@ -200,7 +201,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
    * The build's target directory: the jar's folder when run from the shaded jar, the parent of the
    * classes folder when run from the build, so the file lands in the same place from any cwd.
    */
-  private static Path defaultOut() {
+  static Path defaultOut() {
     try {
       Path code = Path.of(Settings.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       return code.getParent().resolve("bench-results.md");
