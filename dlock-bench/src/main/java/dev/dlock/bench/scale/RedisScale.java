@@ -39,6 +39,19 @@ final class RedisScale implements ScaleBackend {
     return RedisBenchServer.commandCalls(connection)[1];
   }
 
+  /** The usec of the script calls in INFO commandstats: the server's time in scripts, the commands they run included. */
+  @Override
+  public long serverMicros() {
+    long micros = 0;
+    for (String line : connection.sync().info("commandstats").split("\r?\n")) {
+      if (line.startsWith("cmdstat_eval")) {
+        int from = line.indexOf("usec=") + "usec=".length();
+        micros += Long.parseLong(line.substring(from, line.indexOf(',', from)));
+      }
+    }
+    return micros;
+  }
+
   @Override
   public long stored() {
     long keys = 0;
@@ -62,6 +75,7 @@ final class RedisScale implements ScaleBackend {
   public String legend() {
     return "redis: the bench's embedded redis-server 6.2, prefix " + PREFIX + "; requests = script calls"
         + " (INFO commandstats), server ops = every command it ran, those inside scripts included;"
+        + " server time = the usec of the script calls (a script blocks every other client that long);"
         + " stored = keys under the prefix (SCAN).";
   }
 

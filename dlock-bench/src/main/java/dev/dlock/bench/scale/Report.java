@@ -11,7 +11,8 @@ final class Report {
   private final List<S1.Result> s1 = new ArrayList<>();
   private final List<S2.Result> s2 = new ArrayList<>();
   private final Table s1Table = new Table("S1 backend", "leases", "round (max)", "renew call (max)",
-      "requests/round", "per 1,000 leases", "server ops/round", "heap after GC", "heap/lease");
+      "requests/round", "per 1,000 leases", "server ops/round", "server time/round", "heap after GC",
+      "heap/lease");
   private final Table s2Table = new Table("S2 backend", "threads", "names", "ops/s", "heap before",
       "heap after", "stored before", "stored after", "held after");
   private final Set<String> legend = new LinkedHashSet<>();
@@ -26,7 +27,8 @@ final class Report {
     s1Table.add(r.backend(), count(r.leases()), millis(r.maxRoundNanos()), millis(r.maxCallNanos()),
         perRound(r.requestsPerRound()), r.requestsPerRound() < 0 ? "-"
             : String.format(Locale.ROOT, "%.3f", r.requestsPerRound() * 1000 / r.leases()),
-        perRound(r.serverOpsPerRound()), megabytes(r.heapHeld()),
+        perRound(r.serverOpsPerRound()), r.serverMicrosPerRound() < 0 ? "-"
+            : String.format(Locale.ROOT, "%.1f ms", r.serverMicrosPerRound() / 1000), megabytes(r.heapHeld()),
         String.format(Locale.ROOT, "%,.0f B", r.heapPerLease()));
   }
 
@@ -40,7 +42,7 @@ final class Report {
 
   void failedS1(String backend, int leases, Throwable e) {
     failed = true;
-    s1Table.add(backend, count(leases), "failed: " + e, "-", "-", "-", "-", "-", "-");
+    s1Table.add(backend, count(leases), "failed: " + e, "-", "-", "-", "-", "-", "-", "-");
   }
 
   void failedS2(String backend, int names, Throwable e) {
@@ -73,9 +75,10 @@ final class Report {
   private String notes(String newline) {
     StringBuilder sb = new StringBuilder();
     sb.append("S1: one client holds n leases (acquire(), distinct names); round = its batch renew call plus the"
-        + " engine's extension of each hold, to the last renewed event (max of the rounds measured); requests"
-        + " and server ops per round from the server's counters across those rounds; heap after GC with every"
-        + " lease held, heap/lease = its growth over the empty client, divided by n.").append(newline);
+        + " engine's extension of each hold, to the last renewed event (max of the rounds measured);"
+        + " requests, server ops and server time per round from the server's counters across those rounds;"
+        + " heap after GC with every lease held, heap/lease = its growth over the empty client, divided by n.")
+        .append(newline);
     sb.append("S2: one client locks and unlocks each name once per rotation; heap after GC and what the server"
         + " stores, before and after each rotation; held after = the client's holds left.").append(newline);
     legend.forEach(l -> sb.append(l).append(newline));

@@ -20,11 +20,12 @@ final class S1 {
   static final int ACQUIRE_THREADS = 4;
 
   /**
-   * One S1 row. Times in nanoseconds; requests and server ops per round, -1 where the server cannot
+   * One S1 row. Times in nanoseconds; requests, server ops and server time per round, -1 where the server cannot
    * count; heaps after GC in bytes, before the first acquire and with every lease held.
    */
   record Result(String backend, int leases, int rounds, long maxRoundNanos, long maxCallNanos,
-      double requestsPerRound, double serverOpsPerRound, long heapEmpty, long heapHeld) {
+      double requestsPerRound, double serverOpsPerRound, double serverMicrosPerRound, long heapEmpty,
+      long heapHeld) {
 
     /** Heap per lease held, in bytes. */
     double heapPerLease() {
@@ -51,6 +52,7 @@ final class S1 {
       int next = clock.awaitRound(0, leases, timeout) + 1;
       long requests = b.requests();
       long ops = b.serverOps();
+      long micros = b.serverMicros();
       List<RenewalClock.Round> measured = new ArrayList<>();
       for (int r = 0; r < rounds; r++) {
         int at = clock.awaitRound(next, leases, timeout);
@@ -61,11 +63,12 @@ final class S1 {
       }
       double requestsPerRound = perRound(requests, b.requests(), rounds);
       double opsPerRound = perRound(ops, b.serverOps(), rounds);
+      double microsPerRound = perRound(micros, b.serverMicros(), rounds);
       Spread.run(leases, ACQUIRE_THREADS, progress, "S1 " + b.name() + " released", i -> held[i].close());
       return new Result(b.name(), leases, rounds,
           measured.stream().mapToLong(RenewalClock.Round::roundNanos).max().orElseThrow(),
           measured.stream().mapToLong(RenewalClock.Round::callNanos).max().orElseThrow(),
-          requestsPerRound, opsPerRound, heapEmpty, heapHeld);
+          requestsPerRound, opsPerRound, microsPerRound, heapEmpty, heapHeld);
     }
   }
 

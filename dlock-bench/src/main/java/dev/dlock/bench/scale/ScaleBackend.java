@@ -29,6 +29,11 @@ interface ScaleBackend extends AutoCloseable {
     return -1;
   }
 
+  /** Microseconds the server has spent running this backend's requests so far (Redis scripts), or -1. */
+  default long serverMicros() {
+    return -1;
+  }
+
   /** What the server stores for the locks now (keys, rows or nodes), or -1. */
   default long stored() {
     return -1;
