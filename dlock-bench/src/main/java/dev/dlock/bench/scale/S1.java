@@ -45,8 +45,9 @@ final class S1 {
       String prefix = "s1-" + leases + "-";
       double took = Spread.run(leases, ACQUIRE_THREADS, progress, "S1 " + b.name() + " acquired",
           i -> held[i] = client.lock(prefix + i).acquire());
-      progress.printf(Locale.ROOT, "bench:   %,d leases held after %.1f s; waiting for full renewal rounds"
-          + " (one every %s)%n", leases, took, lease.dividedBy(3));
+      // Rounds during the acquisitions show whether new grants trigger rounds of every hold.
+      progress.printf(Locale.ROOT, "bench:   %,d leases held after %.1f s (%d renewal rounds meanwhile);"
+          + " waiting for full renewal rounds (one every %s)%n", leases, took, clock.completed(), lease.dividedBy(3));
       long heapHeld = Heap.usedAfterGc();
       Duration timeout = lease.multipliedBy(2).plusSeconds(60);
       int next = clock.awaitRound(0, leases, timeout) + 1;
