@@ -1,5 +1,6 @@
 package dev.dlock.bench;
 
+import dev.dlock.bench.scale.ScaleMain;
 import dev.dlock.bench.targets.Targets;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -8,6 +9,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,6 +22,11 @@ public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("scale")) {
+      System.exit(ScaleMain.run(Arrays.copyOfRange(args, 1, args.length), Settings.defaultOut(), System.out,
+          System.err));
+      return;
+    }
     Settings settings;
     try {
       settings = Settings.parse(args);

@@ -55,7 +55,8 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
             + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.",
         "Each server preset includes its backend's floor (" + Targets.FLOOR_PREFIX + "redis, "
             + Targets.FLOOR_PREFIX + "zookeeper, " + Targets.FLOOR_PREFIX + "pg): the fewest round trips"
-            + " any lock there needs, no lock logic; run in W1 only, it gives the \"of floor\" column."));
+            + " any lock there needs, no lock logic; run in W1 only, it gives the \"of floor\" column.",
+        "The scale rows S1 and S2 are a command of their own: ./bench scale --help"));
     cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
     return cl.getUsageMessage();
   }
@@ -210,7 +211,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
    * The build's target directory: the jar's folder when run from the shaded jar, the parent of the
    * classes folder when run from the build, so the file lands in the same place from any cwd.
    */
-  private static Path defaultOut() {
+  static Path defaultOut() {
     try {
       Path code = Path.of(Settings.class.getProtectionDomain().getCodeSource().getLocation().toURI());
       return code.getParent().resolve("bench-results.md");

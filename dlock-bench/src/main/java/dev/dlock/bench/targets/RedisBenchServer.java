@@ -86,7 +86,7 @@ public final class RedisBenchServer {
    * Calls since start, from INFO commandstats, INFO and PING left out: {script calls, all calls},
    * where all calls count the commands a script runs as well as the script call.
    */
-  static long[] commandCalls(StatefulRedisConnection<String, String> c) {
+  public static long[] commandCalls(StatefulRedisConnection<String, String> c) {
     long[] calls = new long[2];
     for (String line : c.sync().info("commandstats").split("\r?\n")) {
       if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")
