@@ -4,9 +4,8 @@ import static dev.dlock.redis.ScriptCalls.ascii;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
-import dev.dlock.redis.ScriptCalls.AcquireMode;
 import dev.dlock.redis.ScriptCalls.AcquireReply;
-import dev.dlock.redis.ScriptCalls.ReleaseMode;
+import dev.dlock.redis.ScriptCalls.RedlockRelease;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
@@ -52,39 +51,59 @@ import org.slf4j.LoggerFactory;
  * T was drawn, and draws above T as long as the nodes' clocks agree better than a restart takes.
  * Redlock still has no single linearizable counter, and a grant a paused client still believes in
  * may already be void, so the token is the best Redlock can give, not a safe fence on its own.
+ *
+ * <p>Waits: a refused owner that will wait takes a place in the lock's queue on every node, and a
+ * node that frees the lock tells the client of its oldest waiter ({@link RedlockWakes}, which
+ * wakes the waiter once a majority told it, and {@link RedlockListeners}). The wake is a hint: the
+ * woken waiter retries the whole majority acquire, and one whose wakes are lost retries by its
+ * hint, the holder's time left but at most a third of the waiter timeout, which also renews its
+ * place.
  */
 final class RedlockBackend implements LockBackend {
   private static final Logger log = LoggerFactory.getLogger(RedlockBackend.class);
   private static final byte[] RAISE = Scripts.resource("redlock-raise.lua");
   private static final String RAISE_SHA = Scripts.sha1(RAISE);
+  /** How long a waiter keeps its place on a node without asking again. */
+  static final Duration WAITER_TIMEOUT = Duration.ofSeconds(3);
 
   private final RedlockUrl url;
   private final Keys keys;
-  /** The scripts' calls; Redlock queues nobody, so no waiter timeout. */
   private final ScriptCalls script;
   private final int majority;
   private final RedlockConnections connections;
   private final List<RedlockNode> nodes;
+  private final RedlockWakes wakes;
+  private final RedlockListeners listeners;
+  private final long retryWhileWaitingMs;
   private volatile @Nullable BackendContext context;
   private volatile boolean closed;
 
-  private RedlockBackend(RedlockUrl url) {
+  private RedlockBackend(RedlockUrl url, Duration waiterTimeout) {
     this.url = url;
     this.keys = new Keys(url.prefix());
-    this.script = new ScriptCalls(keys, 0);
+    this.script = new ScriptCalls(keys, waiterTimeout.toMillis());
     this.majority = url.majority();
+    this.retryWhileWaitingMs = waiterTimeout.dividedBy(3).toMillis();
     this.connections = RedlockConnections.open(url, this::clock, this::reconnected);
     this.nodes = connections.nodes();
+    this.wakes = new RedlockWakes(majority, nodes, script);
+    this.listeners = new RedlockListeners(nodes, connections::connectPubSub, wakes);
   }
 
-  /** Connects to every node at once; throws BackendUnavailableException if under a majority can. */
-  static RedlockBackend open(RedlockUrl url) {
-    return new RedlockBackend(url);
+  /**
+   * Connects to every node at once; throws BackendUnavailableException if under a majority can.
+   * {@code waiterTimeout}: how long a waiter keeps its place on a node without asking again.
+   */
+  static RedlockBackend open(RedlockUrl url, Duration waiterTimeout) {
+    return new RedlockBackend(url, waiterTimeout);
   }
 
   @Override
   public void start(BackendContext context) {
     this.context = context;
+    wakes.start(context::released);
+    listeners.start(context.clientId(), keys.channel(context.clientId()),
+        RedlockConnections.timeout(url));
     // What the nodes timed at open is on the system ticker: start their reconnect pauses again, and
     // read their starts again, on the engine's.
     nodes.forEach(RedlockNode::clockChanged);
@@ -104,21 +123,27 @@ final class RedlockBackend implements LockBackend {
       throw new IllegalArgumentException(String.format(
           "leaseTime %s is longer than the redlock restartDelay %s", leaseTime, restartDelay));
     }
+    long arrival = 0;
+    if (request.willWait()) {
+      listeners.ensure();
+      arrival = wakes.trying(owner, name);
+    }
     long start = clock();
     long leaseNanos = leaseTime.toNanos();
-    ScriptCall<AcquireReply> acquire = script.acquire(name, owner, ttlMillis(leaseTime), AcquireMode.ONCE);
+    ScriptCall<AcquireReply> acquire = script.redlockAcquire(name, owner, ttlMillis(leaseTime), arrival);
     byte[][] lockKeys = acquire.keys();
     RedlockRound<AcquireReply> r = RedlockRound.send(nodes, start, n -> n.run(acquire))
         .await(url.nodeTimeout());
     LockException foreign = foreign(r, lockKeys, "acquire lock '" + name + "'");
     if (foreign != null || r.answers() < majority) {
-      releaseEverywhere(name, owner);
+      releaseEverywhere(name, owner, RedlockRelease.UNDO);
       throw foreign != null ? foreign : unavailable("acquire lock '" + name + "'", r);
     }
     long token = 0;
     int granted = 0;
     long holderLeft = -1;
     String holder = null;
+    int heldBy = 0;
     for (int i = 0; i < r.size(); i++) {
       if (!r.answered(i)) {
         continue;
@@ -130,23 +155,30 @@ final class RedlockBackend implements LockBackend {
           token = Math.max(token, reply.token());
         }
       } else if (r.counts(i) && reply.holder() != null) {
-        holder = holder == null ? reply.holder() : holder;
+        String named = reply.holder();
+        holder = holder == null ? named : holder;
+        heldBy += named.equals(holder) ? 1 : 0;
         long left = reply.leftMillis();
         holderLeft = holderLeft < 0 ? left : Math.min(holderLeft, left);
       }
     }
     if (granted < majority || clock() - start >= leaseNanos) {
-      releaseEverywhere(name, owner);
-      return Attempt.held(retryDelay(holderLeft), holder);
+      releaseEverywhere(name, owner, RedlockRelease.UNDO);
+      // Held by a majority, the holder's release will tell this waiter; else the lock is changing
+      // hands, and the waiter asks again soon.
+      return Attempt.held(request.willWait() && heldBy >= majority
+          ? Duration.ofMillis(Math.max(0, Math.min(holderLeft, retryWhileWaitingMs)))
+          : retryDelay(holderLeft), holder);
     }
     if (!raise(r, lockKeys, Keys.utf8(owner), token, start, leaseNanos)) {
-      releaseEverywhere(name, owner);
+      releaseEverywhere(name, owner, RedlockRelease.UNDO);
       return Attempt.held(retryDelay(-1), null);
     }
+    wakes.done(owner);
     // A grant a node gave while it may not vote is released there: it must not outlive its lease.
     for (int i = 0; i < r.size(); i++) {
       if (r.answered(i) && !r.counts(i) && r.reply(i).granted()) {
-        cancelOn(r.node(i), name, owner);
+        cancelOn(r.node(i), name, owner, RedlockRelease.UNDO);
       }
     }
     return Attempt.granted(token, leaseTime); // TTL - drift, counted by the engine from its send
@@ -208,7 +240,7 @@ final class RedlockBackend implements LockBackend {
     for (int g = 0; g < list.size(); g++) {
       if (renewed[g] < majority || !inTime) {
         gone.add(list.get(g));
-        releaseEverywhere(list.get(g).name(), list.get(g).owner());
+        releaseEverywhere(list.get(g).name(), list.get(g).owner(), RedlockRelease.RELEASE);
       }
     }
     return gone;
@@ -217,7 +249,7 @@ final class RedlockBackend implements LockBackend {
   @Override
   public boolean release(Grant grant) {
     checkOpen();
-    ScriptCall<Boolean> release = script.release(grant.name(), grant.owner(), ReleaseMode.RELEASE);
+    ScriptCall<Boolean> release = script.redlockRelease(grant.name(), grant.owner(), RedlockRelease.RELEASE);
     RedlockRound<Boolean> r = RedlockRound.send(nodes, clock(), n -> n.run(release))
         .await(url.nodeTimeout());
     LockException foreign = foreign(r, release.keys(), "release lock '" + grant.name() + "'");
@@ -236,20 +268,21 @@ final class RedlockBackend implements LockBackend {
 
   @Override
   public void cancel(String name, String owner) {
+    wakes.done(owner);
     if (!closed) {
-      releaseEverywhere(name, owner);
+      releaseEverywhere(name, owner, RedlockRelease.CANCEL);
     }
   }
 
   /** Frees the owner's grant on every node, without waiting: owner-checked, so always harmless. */
-  private void releaseEverywhere(String name, String owner) {
+  private void releaseEverywhere(String name, String owner, RedlockRelease mode) {
     for (RedlockNode n : nodes) {
-      cancelOn(n, name, owner);
+      cancelOn(n, name, owner, mode);
     }
   }
 
-  private void cancelOn(RedlockNode n, String name, String owner) {
-    n.run(script.release(name, owner, ReleaseMode.CANCEL)).whenComplete((freed, e) -> {
+  private void cancelOn(RedlockNode n, String name, String owner, RedlockRelease mode) {
+    n.run(script.redlockRelease(name, owner, mode)).whenComplete((freed, e) -> {
           if (e != null) {
             log.debug("dlock: could not free lock '{}' of {} on redlock node {}", name, owner,
                 n.address(), e);
@@ -282,6 +315,7 @@ final class RedlockBackend implements LockBackend {
       }
       closed = true;
     }
+    listeners.close();
     connections.close();
   }
 

@@ -15,8 +15,9 @@ import java.util.Set;
  * at open and at every reconnect, default {@code 2s}). Durations are written {@code 50ms},
  * {@code 2s}, {@code 1m}. {@code password@} without a user is the password-only form.
  *
- * <p>Exclusive locks only; waiters poll with a random pause, as Redis gives Redlock no release
- * notification across nodes. Tokens increase while no node loses its data; a restart without
+ * <p>Exclusive locks only. A waiter takes a place on every node, a node that frees the lock tells
+ * its oldest waiter's client, and the waiter retries the majority acquire once a majority told it;
+ * a waiter whose messages are lost asks again within a third of the waiter timeout (3 s). Tokens increase while no node loses its data; a restart without
  * persistence or a failover can break both mutual exclusion and token order, which is why a
  * crashed node should restart only after the longest lease (see the README's Redlock section).
  */
@@ -32,6 +33,6 @@ public final class RedlockBackendProvider implements LockBackendProvider {
 
   @Override
   public LockBackend open(String url) {
-    return RedlockBackend.open(RedlockUrl.parse(url));
+    return RedlockBackend.open(RedlockUrl.parse(url), RedlockBackend.WAITER_TIMEOUT);
   }
 }

@@ -3,10 +3,13 @@ package dev.dlock.redis;
 import dev.dlock.BackendUnavailableException;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
@@ -60,6 +63,11 @@ final class RedlockConnections {
   /** The connect and command timeout, the same for every node. */
   static Duration timeout(RedlockUrl url) {
     return url.nodes().get(0).getTimeout();
+  }
+
+  /** Opens a pub/sub connection to {@code node}, on the nodes' client and threads. */
+  CompletableFuture<StatefulRedisPubSubConnection<byte[], byte[]>> connectPubSub(RedlockNode node) {
+    return client.connectPubSubAsync(ByteArrayCodec.INSTANCE, node.uri()).toCompletableFuture();
   }
 
   List<RedlockNode> nodes() {

@@ -77,6 +77,10 @@ final class RedlockNode {
     return clock.getAsLong();
   }
 
+  RedisURI uri() {
+    return uri;
+  }
+
   String address() {
     return uri.getHost() + ":" + uri.getPort();
   }

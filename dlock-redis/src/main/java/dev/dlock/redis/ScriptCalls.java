@@ -52,6 +52,24 @@ final class ScriptCalls {
     }
   }
 
+  /** What redlock-release.lua does on one node. */
+  enum RedlockRelease {
+    /** Frees the owner's grant, and tells the oldest waiter if the lock is free. */
+    RELEASE("release"),
+    /** Frees a grant that won no majority; the owner keeps its place, and nobody is told. */
+    UNDO("undo"),
+    /** Gives up a wait: leaves the queue, frees a grant made meanwhile, tells as RELEASE does. */
+    CANCEL("cancel"),
+    /** Leaves the queue without freeing anything, and tells as RELEASE does. */
+    PASS("pass");
+
+    final byte[] wire;
+
+    RedlockRelease(String wire) {
+      this.wire = utf8(wire);
+    }
+  }
+
   /** The side of a read-write lock. */
   enum Side {
     READ("r"),
@@ -128,6 +146,27 @@ final class ScriptCalls {
   ScriptCall<Boolean> release(String name, String owner, ReleaseMode mode) {
     return new ScriptCall<>(Script.RELEASE, keys.of(name), args(utf8(owner), mode.wire,
         keys.channels(name), utf8(name), waiterTimeoutMs, keys.publish()), ScriptCalls::one);
+  }
+
+  /**
+   * redlock-acquire.lua on one node. {@code arrival} is the waiting owner's arrival stamp, the
+   * same on every node; 0 for a one-shot try, which takes no place in the queue.
+   */
+  ScriptCall<AcquireReply> redlockAcquire(String name, String owner, long ttlMillis, long arrival) {
+    return new ScriptCall<>(Script.REDLOCK_ACQUIRE, redlockKeys(name), args(utf8(owner),
+        ascii(ttlMillis), arrival == 0 ? new byte[0] : ascii(arrival), waiterTimeoutMs),
+        AcquireReply::of);
+  }
+
+  /** redlock-release.lua on one node: true if the owner held the lock there and it is freed. */
+  ScriptCall<Boolean> redlockRelease(String name, String owner, RedlockRelease mode) {
+    return new ScriptCall<>(Script.REDLOCK_RELEASE, redlockKeys(name),
+        args(utf8(owner), mode.wire, keys.channels(name), utf8(name)), ScriptCalls::one);
+  }
+
+  /** The Redlock scripts' keys: the exclusive lock's lock, token, queue and alive keys. */
+  private byte[][] redlockKeys(String name) {
+    return Arrays.copyOf(keys.of(name), 4);
   }
 
   /** handoff.lua: the new token, or 0 if {@code from} no longer holds the lock. */

@@ -49,7 +49,9 @@ final class Scripts {
     RW_RELEASE("rw-release.lua", ScriptOutputType.INTEGER),
     SEM_ACQUIRE("sem-acquire.lua", ScriptOutputType.MULTI),
     SEM_RELEASE("sem-release.lua", ScriptOutputType.INTEGER),
-    RENEW_KINDS("renew-kinds.lua", ScriptOutputType.MULTI);
+    RENEW_KINDS("renew-kinds.lua", ScriptOutputType.MULTI),
+    REDLOCK_ACQUIRE("redlock-acquire.lua", ScriptOutputType.MULTI),
+    REDLOCK_RELEASE("redlock-release.lua", ScriptOutputType.INTEGER);
 
     final String file;
     final ScriptOutputType output;

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The exclusive-lock conformance suite on Redlock over five real redis-servers. Redlock grants
- * only exclusive locks, and has no release notification, so waiters poll. The node timeout is
+ * only exclusive locks; a release wakes the oldest waiter through the nodes, so the suite's
+ * wake-up cases run with polling off. The node timeout is
  * generous for a loaded 2-core machine. The nodes forget a lock (for the state-loss cases) all
  * at once, as when every node restarts without persistence.
  */
@@ -22,11 +23,6 @@ class RedlockConformanceTest {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return LockClient.builder().url(nodes.url("prefix=conformance:&nodeTimeout=200ms"));
-    }
-
-    @Override
-    protected boolean notifiesReleases() {
-      return false;
     }
 
     @Override

@@ -9,10 +9,13 @@ import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.testkit.FaultProxy;
 import io.lettuce.core.SetArgs;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
@@ -202,6 +205,47 @@ class RedlockTest {
     // the majority, though perhaps only after the second grant, and long before its next renewal.
     held.lost().toCompletableFuture().get(5, TimeUnit.SECONDS);
     second.get().close();
+  }
+
+  @Test
+  void aReleaseWakesTheWaiterLongBeforeItsRetry() throws Exception {
+    String name = "woken";
+    Lease held = client("").lock(name).acquire(Duration.ofSeconds(5));
+    // A waiter that would ask again only after 30 s: its place lasts 90 s, its retry hint is a
+    // third of that or the holder's time left, and the client polls at most every 30 s.
+    Counter events = new Counter();
+    LockClient waiter = clients.add(LockClient.builder()
+        .backend(RedlockBackend.open(RedlockUrl.parse(url("")), Duration.ofSeconds(90)))
+        .maxPollInterval(Duration.ofSeconds(30)).listener(events).build());
+    Future<Long> next = clients.tokenOf(waiter.lock(name), Duration.ofSeconds(60));
+    assertThat(events.await("waited", 1, Duration.ofSeconds(10))).isTrue();
+    held.close();
+    assertThat(next.get(5, TimeUnit.SECONDS)).isGreaterThan(held.token());
+    assertThat(events.get("woken")).as("wake-ups: one, however many nodes the release freed").isEqualTo(1);
+  }
+
+  @Test
+  void aWaiterWhoseWakeIsLostGetsTheLockByItsRetry() throws Exception {
+    String name = "wake-lost";
+    block(name, 3, 4);
+    Lease held = client("").lock(name).acquire(Duration.ofSeconds(5)); // on nodes 0, 1 and 2 only
+    // The waiter reaches node 0 through a proxy, which holds node 0's message back: only nodes 1
+    // and 2 tell it (3 and 4 are held by another until after the release), no majority, so no
+    // wake. Its retry hint is a third of the waiter timeout.
+    try (FaultProxy proxy = FaultProxy.start(new InetSocketAddress("127.0.0.1", nodes.port(0)))) {
+      Counter events = new Counter();
+      LockClient waiter = clients.add(LockClient.builder().url(url("").replace(
+              "127.0.0.1:" + nodes.port(0) + ",", "127.0.0.1:" + proxy.port() + ","))
+          .maxPollInterval(Duration.ofSeconds(30)).listener(events).build());
+      Future<Long> next = clients.tokenOf(waiter.lock(name), Duration.ofSeconds(60));
+      assertThat(events.await("waited", 1, Duration.ofSeconds(10))).isTrue();
+      proxy.freeze();
+      held.close();
+      unblock(name, 3, 4);
+      assertThat(next.get(RedlockBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
+          .isGreaterThan(held.token());
+      assertThat(events.get("woken")).as("wake-ups with one of the three nodes' messages lost").isZero();
+    }
   }
 
   @Test
