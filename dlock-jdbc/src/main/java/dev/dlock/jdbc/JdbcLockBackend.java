@@ -279,7 +279,8 @@ public final class JdbcLockBackend {
       if (session) {
         return new SessionBackend(db, false, table, createTable, queryTimeout, pool);
       }
-      Properties listenProperties = listenProperties(driver);
+      // PostgreSQL's LISTEN connection, or MariaDB's bell (whose driver has a socketFactory too).
+      Properties listenProperties = url.startsWith("jdbc:postgresql:") ? listenProperties(driver) : new Properties();
       listenProperties.putAll(withLogin);
       PgListener.Opener unpooled = () -> driver.connect(login.url(), listenProperties);
       return new LeaseBackend(db, false, table, createTable,
