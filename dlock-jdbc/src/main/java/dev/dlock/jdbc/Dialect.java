@@ -45,10 +45,14 @@ abstract class Dialect {
   /** What a release found: the lease was not held, or it was and the queue is empty, or not. */
   enum Released { NOT_HELD, NO_QUEUE, QUEUE }
 
+  /** The queue row a wake-up removed, for {@link #ring}. */
+  record Dequeued(String name, String owner, String inbox) {}
+
   final String table;
   private final int timeoutSeconds;
   // Set by use() in each subclass constructor; read through statements().
   private @Nullable Statements sql;
+  private volatile boolean ringFailed;
 
   Dialect(String table, int timeoutSeconds) {
     this.table = table;
@@ -208,7 +212,7 @@ abstract class Dialect {
     Released r = releaseAndLook(c, g);
     if (r == Released.QUEUE) {
       try {
-        wakeNext(c, g.name(), liveMicros);
+        ringQuietly(c, wakeNext(c, g.name(), liveMicros));
       } catch (SQLException e) {
         log.warn("dlock: released lock '{}' but could not wake its next waiter, which will find it"
             + " free at its next retry: {}", g.name(), e.toString());
@@ -258,13 +262,59 @@ abstract class Dialect {
 
   /**
    * Removes the oldest waiter of {@code name} seen within {@code liveMicros} and, where the
-   * database can, notifies its inbox in the same transaction. Its removal is the wake-up.
+   * database can, notifies its inbox in the same transaction. Its removal is the wake-up. Returns
+   * the row removed where {@link #ring} needs it once the removal has committed, else null.
    */
-  void wakeNext(Connection c, String name, long liveMicros) throws SQLException {
+  @Nullable Dequeued wakeNext(Connection c, String name, long liveMicros) throws SQLException {
     try (PreparedStatement ps = prepare(c, statements().wakeNext())) {
       ps.setString(1, name);
       ps.setLong(2, liveMicros);
       ps.execute();
+    }
+    return null;
+  }
+
+  /** Runs the dialect's wake-up statement, which returns the row it removed (name, owner, inbox). */
+  final @Nullable Dequeued dequeue(Connection c, String statement, String name, long liveMicros)
+      throws SQLException {
+    try (PreparedStatement ps = prepare(c, statement)) {
+      ps.setString(1, name);
+      ps.setLong(2, liveMicros);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() ? new Dequeued(rs.getString(1), rs.getString(2), rs.getString(3)) : null;
+      }
+    }
+  }
+
+  /**
+   * Rings the bell of the client whose waiter {@code woken} a committed wake-up removed, so it
+   * looks at its queue now rather than at its next round ({@link InboxPoller}); nothing by default.
+   */
+  void ring(Connection c, Dequeued woken) throws SQLException {}
+
+  /** How this database's rings reach a waiting client; {@link Bell#NONE} by default. */
+  Bell bell(PgListener.Opener opener) {
+    return Bell.NONE;
+  }
+
+  /**
+   * Rings for {@code woken}, if any; a ring that fails is logged (the first as a warning), as the
+   * waiter's next round finds its wake-up anyway.
+   */
+  final void ringQuietly(Connection c, @Nullable Dequeued woken) {
+    if (woken == null) {
+      return;
+    }
+    try {
+      ring(c, woken);
+    } catch (SQLException | RuntimeException e) {
+      if (ringFailed) {
+        log.debug("dlock: could not ring the waiter of lock '{}': {}", woken.name(), e.toString());
+      } else {
+        ringFailed = true;
+        log.warn("dlock: could not ring the waiter of lock '{}', which finds the lock free at its"
+            + " inbox's next round (further failures are logged at debug level): {}", woken.name(), e.toString());
+      }
     }
   }
 

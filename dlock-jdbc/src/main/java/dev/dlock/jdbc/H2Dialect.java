@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * cannot both pass; two first-ever grants of a name race on the primary key, and the loser reads
  * as "held". Renewal passes the grants as three arrays and reads back the rows it extended. H2
  * cannot notify a client: waking the next waiter deletes its queue row, which that client's inbox
- * poller notices.
+ * poller notices; the delete returns the row's inbox, which the releaser rings in this JVM (see
+ * {@link LocalBell}).
  */
 final class H2Dialect extends Dialect {
   private static final String MICROS =
@@ -80,6 +81,9 @@ final class H2Dialect extends Dialect {
         WHERE name = ? AND seen_at > DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)
         ORDER BY queued_at, owner FETCH FIRST ROW ONLY)""";
 
+  private static final String WAKE_NEXT_RETURNING = "SELECT name, owner, inbox FROM OLD TABLE ("
+      + WAKE_NEXT + ")";
+
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = CURRENT_TIMESTAMP WHERE inbox = ?""";
 
@@ -90,6 +94,7 @@ final class H2Dialect extends Dialect {
   private final String grant = sql(GRANT);
   private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
+  private final String wakeNextReturning = sql(WAKE_NEXT_RETURNING);
 
   H2Dialect(String table, int timeoutSeconds) {
     super(table, timeoutSeconds);
@@ -110,6 +115,21 @@ final class H2Dialect extends Dialect {
   @Override
   String timestampType() {
     return "TIMESTAMP WITH TIME ZONE";
+  }
+
+  @Override
+  @Nullable Dequeued wakeNext(Connection c, String name, long liveMicros) throws SQLException {
+    return dequeue(c, wakeNextReturning, name, liveMicros);
+  }
+
+  @Override
+  void ring(Connection c, Dequeued woken) {
+    LocalBell.ring(woken.inbox());
+  }
+
+  @Override
+  Bell bell(PgListener.Opener opener) {
+    return new LocalBell();
   }
 
   @Override

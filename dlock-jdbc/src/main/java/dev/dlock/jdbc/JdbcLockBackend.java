@@ -26,10 +26,11 @@ import org.jspecify.annotations.Nullable;
  * release clears the owner but keeps the row, so tokens grow forever.
  *
  * <p>Waiting clients queue in a second table, oldest first, and each release wakes exactly one of
- * them: on PostgreSQL by a NOTIFY to that client's own LISTEN connection, elsewhere through a
- * per-client poller that sees its queue row removed (within 10 to 250 ms). A waiter never sleeps
- * past its holder's expiry, and the client's {@code maxPollInterval} bounds the cost of a wake-up
- * that was lost.
+ * them: on PostgreSQL by a NOTIFY to that client's own LISTEN connection, on MariaDB by a
+ * {@code KILL QUERY} that ends the {@code SLEEP} on that client's own bell connection, on H2 by a
+ * ring to that client in the same JVM, and on MySQL through a per-client poller that sees its
+ * queue row removed (within 10 to 250 ms). A waiter never sleeps past its holder's expiry, and the
+ * client's {@code maxPollInterval} bounds the cost of a wake-up that was lost.
  *
  * <pre>{@code
  * LockBackend backend = JdbcLockBackend.builder().dataSource(ds).table("dlock_locks").build();
@@ -115,7 +116,8 @@ public final class JdbcLockBackend {
 
     /**
      * The application's DataSource; exclusive with {@link #url}. The backend borrows a connection
-     * per operation and, on PostgreSQL, keeps one for LISTEN while open. Closing the backend does
+     * per operation and, on PostgreSQL and MariaDB, keeps one while open (for LISTEN, or for the
+     * sleep that a release ends). Closing the backend does
      * not close the DataSource.
      */
     public Builder dataSource(DataSource dataSource) {
@@ -279,7 +281,8 @@ public final class JdbcLockBackend {
       if (session) {
         return new SessionBackend(db, false, table, createTable, queryTimeout, pool);
       }
-      Properties listenProperties = listenProperties(driver);
+      // PostgreSQL's LISTEN connection, or MariaDB's bell (whose driver has a socketFactory too).
+      Properties listenProperties = url.startsWith("jdbc:postgresql:") ? listenProperties(driver) : new Properties();
       listenProperties.putAll(withLogin);
       PgListener.Opener unpooled = () -> driver.connect(login.url(), listenProperties);
       return new LeaseBackend(db, false, table, createTable,

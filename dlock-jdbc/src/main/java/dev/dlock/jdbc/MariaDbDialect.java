@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * the statement's generated key. Only a name seen for the first time is INSERTed, and of two
  * first INSERTs the primary key lets one win. Renewal sends all grants as one JSON array joined
  * through JSON_TABLE, as neither database has array parameters. Neither can notify a client
- * either: waking the next waiter deletes its queue row, which that client's inbox poller notices.
+ * either: waking the next waiter deletes its queue row, which that client's inbox poller notices;
+ * on MariaDB the delete returns the row's inbox, whose sleep the releaser then ends (see
+ * {@link MariaDbBell}). MySQL has no DELETE ... RETURNING, so its waiters wait for their rounds.
  */
 final class MariaDbDialect extends Dialect {
   private static final String MICROS = "TIMESTAMPDIFF(MICROSECOND, '1970-01-01', UTC_TIMESTAMP(6))";
@@ -85,6 +87,8 @@ final class MariaDbDialect extends Dialect {
       WHERE name = ? AND seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND
       ORDER BY queued_at, owner LIMIT 1""";
 
+  private static final String WAKE_NEXT_RETURNING = WAKE_NEXT + " RETURNING name, owner, inbox";
+
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = UTC_TIMESTAMP(6) WHERE inbox = ?""";
 
@@ -96,6 +100,7 @@ final class MariaDbDialect extends Dialect {
   private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
   private final String renewed = sql(RENEWED);
+  private final String wakeNextReturning = sql(WAKE_NEXT_RETURNING);
   private final boolean mysql;
 
   MariaDbDialect(String table, int timeoutSeconds, boolean mysql) {
@@ -129,6 +134,21 @@ final class MariaDbDialect extends Dialect {
   @Override
   boolean qualifiesByCatalog() {
     return true;
+  }
+
+  @Override
+  @Nullable Dequeued wakeNext(Connection c, String name, long liveMicros) throws SQLException {
+    return mysql ? super.wakeNext(c, name, liveMicros) : dequeue(c, wakeNextReturning, name, liveMicros);
+  }
+
+  @Override
+  void ring(Connection c, Dequeued woken) throws SQLException {
+    MariaDbBell.ring(c, woken.inbox());
+  }
+
+  @Override
+  Bell bell(PgListener.Opener opener) {
+    return mysql ? Bell.NONE : new MariaDbBell(opener, table);
   }
 
   @Override

@@ -2,9 +2,11 @@ package dev.dlock.jdbc;
 
 import static dev.dlock.jdbc.TestDatabase.SECRET;
 
+import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class H2BackendTest extends LeaseBackendCases {
@@ -48,4 +50,25 @@ class H2BackendTest extends LeaseBackendCases {
     return ds;
   }
 
+  // ---- the bell (LocalBell)
+
+  /** The waiter's rounds are a minute apart: only the release's ring can wake it in time. */
+  @Test
+  void aReleaseRingsTheWaitingClient() throws Exception {
+    try (Handover h = new Handover(database.url(), Duration.ofMinutes(1))) {
+      h.releaseAndCheckHandedOver();
+    }
+  }
+
+  /**
+   * Rings cannot reach the waiter, as if it ran in another JVM on H2's server: its inbox finds
+   * the release at its next round (the default, 1 s).
+   */
+  @Test
+  void aWaiterThatNoRingReachesGetsTheLockAtItsNextRound() throws Exception {
+    try (Handover h = new Handover(database.url(), InboxPoller.FALLBACK_ROUND)) {
+      LocalBell.unreachable((String) query("SELECT inbox FROM dlock_locks_waiters WHERE name = ?", h.name));
+      h.releaseAndCheckHandedOver();
+    }
+  }
 }

@@ -1,9 +1,12 @@
 package dev.dlock.jdbc;
 
 import static dev.dlock.jdbc.TestDatabase.SECRET;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.mariadb.jdbc.MariaDbDataSource;
 
@@ -49,4 +52,29 @@ class MariaDbBackendTest extends LeaseBackendCases {
     return new MariaDbDataSource("jdbc:mariadb://127.0.0.1:" + port + "/dlock?user=app&password=" + SECRET);
   }
 
+  // ---- the bell (MariaDbBell)
+
+  /** The waiter's rounds are a minute apart: only the release's ring can wake it in time. */
+  @Test
+  void aReleaseRingsTheWaitingClient() throws Exception {
+    try (Handover h = new Handover(server.url(), Duration.ofMinutes(1))) {
+      h.releaseAndCheckHandedOver();
+    }
+  }
+
+  /**
+   * The waiter's bell connection is killed, so the release rings no one; the inbox connects
+   * again, finds its queue row gone before it sleeps, and wakes the waiter.
+   */
+  @Test
+  void aWaiterWhoseBellConnectionDiedStillGetsTheLock() throws Exception {
+    try (Handover h = new Handover(server.url(), Duration.ofMinutes(1))) {
+      Object inbox = query("SELECT inbox FROM dlock_locks_waiters WHERE name = ?", h.name);
+      Object bell = query("SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE ?",
+          "%SLEEP(%) END AS " + inbox);
+      assertThat(bell).as("the sleep of inbox %s", inbox).isNotNull();
+      db().execute("KILL CONNECTION " + bell);
+      h.releaseAndCheckHandedOver();
+    }
+  }
 }
