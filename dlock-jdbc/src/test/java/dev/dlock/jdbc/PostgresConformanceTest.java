@@ -7,6 +7,7 @@ import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.ReadWriteLockConformanceSuite;
 import dev.dlock.testkit.SemaphoreConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
+import java.sql.Connection;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.parallel.Execution;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.parallel.ResourceLock;
 /**
  * Every conformance suite, and the cases of a database that forgets a lock (its rows deleted), on a
  * real PostgreSQL, each client opened by URL with its own pool; each kind's suite on tables of its own.
+ * The leader latch's cases run here too, on the same server.
  */
 // Beside the module's other classes, as it spends its time on servers of its own; its
 // cases one after another (the lock makes them share the class's thread).
@@ -60,6 +62,19 @@ class PostgresConformanceTest {
     @Override
     protected LockClientBuilder newClientBuilder() {
       return LockClient.builder().url(server.url() + "&dlockTable=sem_locks");
+    }
+  }
+
+  @Nested
+  class Leader extends PostgresLeaderLatchCases {
+    @Override
+    String url() {
+      return server.url();
+    }
+
+    @Override
+    Connection connect() throws Exception {
+      return server.dataSource().getConnection();
     }
   }
 }
