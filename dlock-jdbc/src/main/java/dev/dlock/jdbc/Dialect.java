@@ -117,6 +117,11 @@ abstract class Dialect {
     return table + "_waiters";
   }
 
+  /** The holders table of the fair, read-write and semaphore locks (see {@link JdbcKinds}). */
+  final String holdersTable() {
+    return table + "_holders";
+  }
+
   /** The file beside this class holding the CREATE statements. */
   abstract String schemaResource();
 

@@ -79,6 +79,7 @@ final class H2Dialect extends Dialect {
       DELETE FROM {table}_waiters WHERE (name, owner) IN (
         SELECT name, owner FROM {table}_waiters
         WHERE name = ? AND seen_at > DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)
+          AND owner NOT LIKE '%|%'
         ORDER BY queued_at, owner FETCH FIRST ROW ONLY)""";
 
   private static final String WAKE_NEXT_RETURNING = "SELECT name, owner, inbox FROM OLD TABLE ("

@@ -8,6 +8,7 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -52,6 +54,7 @@ final class LeaseBackend implements LockBackend, HandsOff {
   private final Waiters waiters = new Waiters();
   private volatile @Nullable Dialect dialect;
   private volatile @Nullable Inbox inbox;
+  private volatile @Nullable JdbcKinds kinds;
   private volatile int maxNameLength = 255;
   private volatile boolean closed;
   private volatile Duration fallbackRound = InboxPoller.FALLBACK_ROUND;
@@ -105,6 +108,7 @@ final class LeaseBackend implements LockBackend, HandsOff {
     } catch (SQLException e) {
       throw db.failure("listen for releases on table '" + table + "'", e);
     }
+    kinds = new JdbcKinds(db, d, waiters, in);
     dialect = d;
     inbox = in;
     db.remakeTablesWith(c -> remake(c, d, in, context));
@@ -125,8 +129,17 @@ final class LeaseBackend implements LockBackend, HandsOff {
     in.wakeAll();
   }
 
+  /** Every kind: the exclusive lock on the lock table, the others through {@link JdbcKinds}. */
+  @Override
+  public Set<LockKind> kinds() {
+    return EnumSet.allOf(LockKind.class);
+  }
+
   @Override
   public Attempt tryAcquire(LockRequest request) {
+    if (request.kind() != LockKind.EXCLUSIVE) {
+      return jdbcKinds().tryAcquire(request, micros(request.leaseTime()));
+    }
     String name = request.name();
     String owner = request.owner();
     Duration leaseTime = request.leaseTime();
@@ -179,9 +192,21 @@ final class LeaseBackend implements LockBackend, HandsOff {
       return Set.of();
     }
     Dialect d = dialect();
-    List<Grant> list = new ArrayList<>(grants);
+    List<Grant> list = new ArrayList<>();
+    List<Grant> others = new ArrayList<>();
+    for (Grant g : grants) {
+      (g.kind() == LockKind.EXCLUSIVE ? list : others).add(g);
+    }
     long micros = micros(leaseTime);
-    Set<Grant> renewed = db.run("renew " + list.size() + " lease(s)", c -> d.renew(c, list, micros));
+    @Nullable JdbcKinds k = others.isEmpty() ? null : jdbcKinds();
+    Set<Grant> renewed = db.run("renew " + grants.size() + " lease(s)", c -> {
+      Set<Grant> all = new HashSet<>(list.isEmpty() ? Set.of() : d.renew(c, list, micros));
+      if (k != null) {
+        all.addAll(k.renew(c, others, micros));
+      }
+      return all;
+    });
+    list.addAll(others);
     Set<Grant> gone = new HashSet<>();
     for (Grant g : list) {
       if (!renewed.contains(g)) {
@@ -194,6 +219,9 @@ final class LeaseBackend implements LockBackend, HandsOff {
   @Override
   public boolean release(Grant grant) {
     Dialect d = dialect();
+    if (grant.kind() != LockKind.EXCLUSIVE) {
+      return jdbcKinds().release(grant);
+    }
     return db.run("release lock '" + grant.name() + "'",
         c -> d.releaseAndWake(c, grant, Inbox.LIVE.toNanos() / 1000));
   }
@@ -218,6 +246,9 @@ final class LeaseBackend implements LockBackend, HandsOff {
       return; // close() removed this client's queue rows
     }
     Dialect d = dialect();
+    if (jdbcKinds().cancel(name, owner)) {
+      return;
+    }
     boolean queued = waiters.disarm(owner);
     db.run("cancel the wait for lock '" + name + "'", c -> {
       if (queued) {
@@ -296,6 +327,18 @@ final class LeaseBackend implements LockBackend, HandsOff {
       throw new IllegalStateException("backend " + describe() + " is not started");
     }
     return d;
+  }
+
+  /** The fair, read-write and semaphore locks; start sets them with the dialect. */
+  private JdbcKinds jdbcKinds() {
+    if (closed) {
+      throw new IllegalStateException("backend " + describe() + " is closed");
+    }
+    JdbcKinds k = kinds;
+    if (k == null) {
+      throw new IllegalStateException("backend " + describe() + " is not started");
+    }
+    return k;
   }
 
   /** The inbox; start sets it just after the dialect, and a call in between finds no backend yet. */

@@ -84,7 +84,7 @@ final class MariaDbDialect extends Dialect {
 
   private static final String WAKE_NEXT = """
       DELETE FROM {table}_waiters
-      WHERE name = ? AND seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND
+      WHERE name = ? AND seen_at > UTC_TIMESTAMP(6) - INTERVAL ? MICROSECOND AND owner NOT LIKE '%|%'
       ORDER BY queued_at, owner LIMIT 1""";
 
   private static final String WAKE_NEXT_RETURNING = WAKE_NEXT + " RETURNING name, owner, inbox";

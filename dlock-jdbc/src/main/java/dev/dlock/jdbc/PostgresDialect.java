@@ -65,10 +65,11 @@ final class PostgresDialect extends Dialect {
       ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
 
   // Wakes only while the row is free: a grant made since the release will wake the queue itself.
+  // Waiters of the other kinds (their keys hold a '|', see JdbcKinds) share the table but not this lock.
   private static final String WAKE_NEXT = """
       DELETE FROM {table}_waiters AS w WHERE (w.name, w.owner) = (
         SELECT q.name, q.owner FROM {table}_waiters AS q
-        WHERE q.name = ? AND q.seen_at > now() - ? * INTERVAL '1 microsecond'
+        WHERE q.name = ? AND q.seen_at > now() - ? * INTERVAL '1 microsecond' AND q.owner NOT LIKE '%|%'
           AND EXISTS (SELECT 1 FROM {table} AS l WHERE l.name = q.name AND l.owner IS NULL)
         ORDER BY q.queued_at, q.owner LIMIT 1)
       RETURNING pg_notify(w.inbox, w.name)""";

@@ -94,8 +94,9 @@ final class Schema {
   static int prepare(Connection c, Dialect d, boolean create) throws SQLException {
     Map<String, Column> locks = columns(c, d.table);
     Map<String, Column> waiters = columns(c, d.waitersTable());
-    if (locks == null || waiters == null) {
-      String missing = locks == null ? d.table : d.waitersTable();
+    Map<String, Column> holders = columns(c, d.holdersTable());
+    if (locks == null || waiters == null || holders == null) {
+      String missing = locks == null ? d.table : waiters == null ? d.waitersTable() : d.holdersTable();
       if (!create) {
         throw new LockException(String.format("table '%s' does not exist and creating tables is off;"
             + " create the tables with dev/dlock/jdbc/%s:%n%s", missing, d.schemaResource(),
@@ -119,9 +120,11 @@ final class Schema {
       }
       locks = columns(c, d.table);
       waiters = columns(c, d.waitersTable());
-      if (locks == null || waiters == null) {
+      holders = columns(c, d.holdersTable());
+      if (locks == null || waiters == null || holders == null) {
         throw new LockException(String.format("table '%s' does not exist and could not be created"
-            + " with dev/dlock/jdbc/%s: %s", locks == null ? d.table : d.waitersTable(),
+            + " with dev/dlock/jdbc/%s: %s",
+            locks == null ? d.table : waiters == null ? d.waitersTable() : d.holdersTable(),
             d.schemaResource(), failed == null ? "no error" : Database.oneLine(failed)), failed);
       }
     }
@@ -139,6 +142,14 @@ final class Schema {
     require(d, d.waitersTable(), waiters, "queued_at", Kind.TIME, 0);
     require(d, d.waitersTable(), waiters, "seen_at", Kind.TIME, 0);
     checkKey(c, d, d.waitersTable(), List.of("name", "owner"));
+
+    require(d, d.holdersTable(), holders, "name", Kind.TEXT, maxName);
+    require(d, d.holdersTable(), holders, "owner", Kind.TEXT, MIN_OWNER_LENGTH);
+    require(d, d.holdersTable(), holders, "kind", Kind.TEXT, 2);
+    require(d, d.holdersTable(), holders, "token", Kind.BIGINT, 0);
+    require(d, d.holdersTable(), holders, "permits", Kind.BIGINT, 0);
+    require(d, d.holdersTable(), holders, "expires_at", Kind.TIME, 0);
+    checkKey(c, d, d.holdersTable(), List.of("name", "owner"));
     return maxName;
   }
 

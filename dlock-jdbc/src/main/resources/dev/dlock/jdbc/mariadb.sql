@@ -30,3 +30,17 @@ CREATE TABLE IF NOT EXISTS dlock_locks_waiters (
   PRIMARY KEY (name, owner),
   KEY dlock_locks_waiters_inbox (inbox)
 ) ENGINE = InnoDB;
+
+-- dlock_locks_holders: the holders of the fair, read-write and semaphore locks, one row each, and
+-- one anchor row per lock (owner '#F', '#G' or '#P', expires_at NULL) holding its last token and
+-- permit count. Every grant, release and cancel of such a lock locks its anchor row first. A
+-- released or expired holder's row is deleted; the anchor row stays, as a lock row does.
+CREATE TABLE IF NOT EXISTS dlock_locks_holders (
+  name       VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {collation} NOT NULL,
+  owner      VARCHAR(255) CHARACTER SET utf8mb4 COLLATE {collation} NOT NULL,
+  kind       VARCHAR(8) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+  token      BIGINT       NOT NULL,
+  permits    BIGINT       NOT NULL,
+  expires_at DATETIME(6) NULL,
+  PRIMARY KEY (name, owner)
+) ENGINE = InnoDB;

@@ -27,3 +27,17 @@ CREATE TABLE IF NOT EXISTS dlock_locks_waiters (
 );
 
 CREATE INDEX IF NOT EXISTS dlock_locks_waiters_inbox ON dlock_locks_waiters (inbox);
+
+-- dlock_locks_holders: the holders of the fair, read-write and semaphore locks, one row each, and
+-- one anchor row per lock (owner '#F', '#G' or '#P', expires_at NULL) holding its last token and
+-- permit count. Every grant, release and cancel of such a lock locks its anchor row first. A
+-- released or expired holder's row is deleted; the anchor row stays, as a lock row does.
+CREATE TABLE IF NOT EXISTS dlock_locks_holders (
+  name       VARCHAR(255) NOT NULL,
+  owner      VARCHAR(255) NOT NULL,
+  kind       VARCHAR(8) NOT NULL,
+  token      BIGINT       NOT NULL,
+  permits    BIGINT       NOT NULL,
+  expires_at TIMESTAMPTZ,
+  PRIMARY KEY (name, owner)
+);

@@ -7,6 +7,7 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
 import java.sql.Connection;
@@ -175,6 +176,46 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     shiftExpiry(grants.get(17).name(), -1);
     assertThat(a.renew(grants, LONG)).containsExactlyInAnyOrder(grants.get(3), grants.get(17));
     assertThat(a.renew(List.of(), LONG)).isEmpty();
+  }
+
+  /** A grant of {@code kind} (PERMIT with 2 permits), made at once, to {@code owner}. */
+  static Grant granted(LockBackend b, String name, LockKind kind, String owner) {
+    int permits = kind == LockKind.PERMIT ? 2 : 1;
+    Attempt a = b.tryAcquire(new LockRequest(name, kind, permits, owner, LONG, false, null));
+    assertThat(a.isGranted()).as("%s %s for %s", kind, a, owner).isTrue();
+    return new Grant(name, owner, a.token(), kind);
+  }
+
+  @Test
+  void renewalOfEveryKindAtOnceReportsExactlyTheLostOnes() throws SQLException {
+    LockBackend a = backend(new RecordingContext("a"));
+    String name = name();
+    Grant exclusive = granted(a, name, "a:1");
+    Grant fair = granted(a, name, LockKind.FAIR, "a:2");
+    Grant p1 = granted(a, name, LockKind.PERMIT, "a:3");
+    Grant p2 = granted(a, name, LockKind.PERMIT, "a:4");
+    Grant r1 = granted(a, name, LockKind.READ, "a:5");
+    Grant r2 = granted(a, name, LockKind.READ, "a:6");
+    assertThat(p2.token()).isGreaterThan(p1.token());
+    assertThat(r2.token()).isGreaterThan(r1.token());
+    List<Grant> all = List.of(exclusive, fair, p1, p2, r1, r2);
+    assertThat(a.renew(all, LONG)).isEmpty();
+
+    shiftExpiry(name, -1);
+    try (Connection c = db().dataSource().getConnection();
+        PreparedStatement ps = c.prepareStatement("DELETE FROM dlock_locks_holders WHERE owner = ?")) {
+      ps.setString(1, p1.owner());
+      assertThat(ps.executeUpdate()).isEqualTo(1);
+    }
+    assertThat(a.renew(all, LONG)).containsExactlyInAnyOrder(exclusive, p1);
+
+    LockBackend b = backend(new RecordingContext("b"));
+    assertThat(b.tryAcquire(new LockRequest(name, LockKind.WRITE, 1, "b:1", LONG, false, null)).isGranted())
+        .as("a writer while two read").isFalse();
+    assertThat(a.release(r1)).isTrue();
+    assertThat(a.release(r2)).isTrue();
+    assertThat(a.release(r2)).as("released twice").isFalse();
+    assertThat(granted(b, name, LockKind.WRITE, "b:1").token()).isGreaterThan(r2.token());
   }
 
   // ---- waiting

@@ -91,6 +91,18 @@ abstract class LeaseTableCases extends LeaseCases {
         .hasMessageContaining("CREATE TABLE");
   }
 
+  @Test
+  void aDeploymentWithoutTheHoldersTableIsToldItsName() throws Exception {
+    String table = table("older");
+    client(JdbcLockBackend.builder().url(db().url()).table(table));
+    db().execute("DROP TABLE " + table + "_holders");
+    JdbcLockBackend.Builder builder =
+        JdbcLockBackend.builder().url(db().url()).table(table).createTable(false);
+    assertThatThrownBy(() -> client(builder)).isInstanceOf(LockException.class)
+        .hasMessageContaining("'" + table + "_holders' does not exist")
+        .hasMessageContaining("CREATE TABLE IF NOT EXISTS " + table + "_holders");
+  }
+
   // ---- errors and descriptions
 
   @Test
