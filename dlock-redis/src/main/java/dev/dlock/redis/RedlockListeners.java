@@ -92,7 +92,7 @@ final class RedlockListeners {
         lastAttempt = node.now();
       }
       return connector.apply(node).thenCompose(c -> {
-        c.addListener(new Inbox(clientId, (name, owner, token) -> { },
+        c.addListener(new Inbox(clientId, (kind, name, owner, token) -> { },
             (name, owner) -> wakes.told(node.index, name, owner)));
         return c.async().subscribe(channel).toCompletableFuture().handle((ok, e) -> {
           settle(c, e);
