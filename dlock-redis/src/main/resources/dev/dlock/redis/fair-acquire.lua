@@ -50,8 +50,10 @@ if not holder and (not head or head == owner) then
   if head then
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
-    redis.call('HDEL', leases, owner)
   end
+  -- A mark left by a push this owner never took must not outlive this grant: a late 'pass' of
+  -- that push would free this one.
+  redis.call('HDEL', leases, owner)
   return {1, drawToken(counter)}
 end
 

@@ -47,10 +47,10 @@ local function dequeue()
 end
 
 local function grantRead()
-  if redis.call('ZADD', readers, nowMs() + lease, owner) == 0 then
-    -- Read already: a grant a release pushed, which this retry takes, or one whose answer was lost.
-    redis.call('HDEL', leases, owner)
-  end
+  -- Read already (a grant a release pushed, which this retry takes, or one whose answer was lost)
+  -- or not: a mark of a push never taken must not outlive this grant.
+  redis.call('ZADD', readers, nowMs() + lease, owner)
+  redis.call('HDEL', leases, owner)
   keep(readers, lease)
   return {1, drawToken(counter)}
 end
@@ -92,6 +92,8 @@ if side == 'w' then
     redis.call('SET', write, owner, 'PX', lease)
     if queued then
       dequeue()
+    else
+      redis.call('HDEL', leases, owner) -- a mark of a push never taken must not outlive this grant
     end
     return {1, drawToken(counter)}
   end

@@ -35,16 +35,15 @@ local function keep(key, ms)
 end
 
 local function grant(queued)
-  local again = redis.call('ZADD', holders, now + lease, owner) == 0
+  redis.call('ZADD', holders, now + lease, owner)
   keep(holders, lease)
   if queued then
     redis.call('ZREM', queue, owner)
     redis.call('ZREM', alive, owner)
   end
-  if queued or again then
-    -- Held already: a grant a release pushed, which this retry takes, or one whose answer was lost.
-    redis.call('HDEL', leases, owner)
-  end
+  -- Held already (a grant a release pushed, which this retry takes, or one whose answer was lost)
+  -- or not: a mark of a push never taken must not outlive this grant.
+  redis.call('HDEL', leases, owner)
   return {1, drawToken(meta, 'token')}
 end
 

@@ -52,6 +52,7 @@ final class SimFairServer {
       head = waiters.at(0, now);
     }
     if (l == null && (head == null || head.equals(owner))) {
+      marks.remove(owner);
       key.set(new SimLock('-', 0, owner, now + leaseMs * 1000));
       if (head != null) {
         waiters.remove(owner, now);
