@@ -70,7 +70,11 @@ public final class LockClientBuilder {
     return this;
   }
 
-  /** The monotonic clock for lease arithmetic and deadlines; default {@link Ticker#system()}. */
+  /**
+   * The monotonic clock for lease arithmetic, deadlines and the pauses between polls; default
+   * {@link Ticker#system()}. A wait ends by this clock: under a ticker that stands still, a wait ends
+   * only when what it waits for comes.
+   */
   public LockClientBuilder ticker(Ticker ticker) {
     this.ticker = requireNonNull(ticker, "ticker");
     return this;

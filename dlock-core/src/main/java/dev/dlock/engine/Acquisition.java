@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One acquire call, followed through: reentry by the holding thread costs nothing; otherwise the
- * thread passes the name's gate (one competitor per name and client; a try that does not wait
- * asks once past a busy gate), or takes the grant a local releaser handed it while it queued
+ * thread passes the name's gate (one competitor per name and client; a try whose time runs out at
+ * a busy gate asks once past it), or takes the grant a local releaser handed it while it queued
  * there, asks the backend, and on
  * "held" sleeps until a release notification, the backend's retry hint capped by maxPollInterval,
  * or its deadline. A wait that ends without a grant cancels its place at the backend, so nothing
@@ -78,15 +78,13 @@ final class Acquisition {
         return h;
       }
       NameState.Handed pass = passGate(st);
-      if (pass == null && timeoutNanos == 0) {
-        // A sibling is at the gate, and the name may be free: ask once past the gate, as
+      if (pass == null) {
+        // The gate stayed busy for the whole wait, and the name may be free all the same (the
+        // sibling at the gate may not have asked yet): ask once past the gate, as
         // ReentrantLock.tryLock barges, rather than refuse (Lincheck found the refusal).
         h = compete(st, false);
         keepRef = h != null;
         return h;
-      }
-      if (pass == null) {
-        return null;
       }
       if (pass != NameState.GATE) {
         h = install(st, pass.grant().owner(), pass.attempt(), pass.sentAt());
@@ -146,11 +144,11 @@ final class Acquisition {
 
   /** The gate ({@link NameState#GATE}), a grant handed on by a local releaser, or null: timed out. */
   private NameState.@Nullable Handed passGate(NameState st) throws InterruptedException {
-    NameState.Handed pass = st.enterGate(spec, 0, null);
+    NameState.Handed pass = st.enterGate(spec, 0, ctx.ticker, null);
     if (pass != null || timeoutNanos == 0) {
       return pass;
     }
-    return st.enterGate(spec, remaining(), this::markWaited);
+    return st.enterGate(spec, remaining(), ctx.ticker, this::markWaited);
   }
 
   /** {@code head}: the thread passed the gate, and a release notification must wake it. */
@@ -200,7 +198,7 @@ final class Acquisition {
         }
         long pause = Math.max(MIN_PAUSE_NANOS,
             Math.min(Durations.saturatedNanos(a.retryAfter()), ctx.maxPollNanos));
-        st.awaitRelease(seq, stillLeft < 0 ? pause : Math.min(pause, stillLeft));
+        st.awaitRelease(seq, stillLeft < 0 ? pause : Math.min(pause, stillLeft), ctx.ticker);
         ctx.names.checkOpen(name);
       }
     } finally {

@@ -3,10 +3,11 @@ package dev.dlock.engine;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
+import dev.dlock.spi.Ticker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +22,13 @@ import org.jspecify.annotations.Nullable;
  * which it releases at the backend, so other clients' waiters get their turn. Lives in the
  * engine's map while referenced by a waiter or a hold ({@code refs}, changed only inside the map's
  * compute).
+ *
+ * <p>Waits park the thread, and a waker unparks it after changing the state under the lock, so a
+ * wake between the waiter's last look and its park is kept as the park's permit. A timed wait
+ * ends by the engine's ticker, the clock of record for every deadline, rather than by a
+ * condition's own countdown on the system clock: tests then wait in the ticker's time, and the
+ * model checker, which freezes the system clock and ends a timed park at once, sees a wait run out
+ * instead of spinning forever.
  */
 final class NameState {
   final Object key;
@@ -42,6 +50,7 @@ final class NameState {
   /** A thread queued at the gate; compared by identity. */
   private static final class Waiter {
     final Spec spec;
+    final Thread thread = Thread.currentThread();
 
     Waiter(Spec spec) {
       this.spec = spec;
@@ -55,8 +64,8 @@ final class NameState {
   private final List<Hold> holds = new ArrayList<>(1);
 
   private final ReentrantLock mu = new ReentrantLock();
-  private final Condition releasedCond = mu.newCondition();
-  private final Condition gateCond = mu.newCondition();
+  /** The head, while it sleeps until a release; only the thread past the gate waits there. */
+  private @Nullable Thread releaseWaiter;
   private final ArrayDeque<Waiter> gateQueue = new ArrayDeque<>();
   private long releaseSeq;
   private boolean headWaiting;
@@ -107,8 +116,9 @@ final class NameState {
    * flag set again, rather than left behind. After close it returns {@link #GATE} at once.
    * {@code onQueued}, if given, runs once the thread is queued, outside this state's lock.
    */
-  @Nullable Handed enterGate(Spec spec, long nanos, @Nullable Runnable onQueued)
+  @Nullable Handed enterGate(Spec spec, long nanos, Ticker ticker, @Nullable Runnable onQueued)
       throws InterruptedException {
+    long end = ticker.read() + nanos;
     mu.lock();
     try {
       if (closed || (!gateHeld && gateQueue.isEmpty())) {
@@ -146,22 +156,20 @@ final class NameState {
             gateHeld = true;
             return GATE;
           }
-          if (nanos == 0) {
-            return null;
-          }
-          try {
-            if (nanos < 0) {
-              gateCond.await();
-            } else {
-              nanos = Math.max(0, gateCond.awaitNanos(nanos));
+          long left = -1; // forever
+          if (nanos > 0) {
+            left = end - ticker.read();
+            if (left <= 0) {
+              return null;
             }
-          } catch (InterruptedException e) {
-            interrupted = true; // one more look: a grant handed meanwhile must not be left behind
           }
+          park(left);
+          // One more look before an interrupt throws: a grant handed meanwhile must not be left behind.
+          interrupted = Thread.interrupted();
         }
       } finally {
         gateQueue.remove(me);
-        gateCond.signalAll(); // the next in line may be first now
+        wakeGate(); // the next in line may be first now
       }
     } finally {
       mu.unlock();
@@ -172,7 +180,7 @@ final class NameState {
     mu.lock();
     try {
       gateHeld = false;
-      gateCond.signalAll();
+      wakeGate();
     } finally {
       mu.unlock();
     }
@@ -208,7 +216,7 @@ final class NameState {
       }
       handed = h;
       streak++;
-      gateCond.signalAll();
+      wakeGate();
       return null;
     } finally {
       mu.unlock();
@@ -263,19 +271,56 @@ final class NameState {
     }
   }
 
-  /** Sleeps until a release after {@code seq}, the timeout, or close. True if a release came. */
-  boolean awaitRelease(long seq, long nanos) throws InterruptedException {
+  /**
+   * Sleeps until a release after {@code seq}, {@code nanos} (positive) on the ticker, or close. True
+   * if a release came.
+   */
+  boolean awaitRelease(long seq, long nanos, Ticker ticker) throws InterruptedException {
+    long end = ticker.read() + nanos;
     mu.lock();
     try {
+      releaseWaiter = Thread.currentThread();
       while (releaseSeq == seq && !closed) {
-        if (nanos <= 0) {
+        long left = end - ticker.read();
+        if (left <= 0) {
           return false;
         }
-        nanos = releasedCond.awaitNanos(nanos);
+        if (Thread.interrupted()) {
+          throw new InterruptedException("interrupted while waiting for lock '" + name + "'");
+        }
+        park(left);
       }
       return releaseSeq != seq;
     } finally {
+      releaseWaiter = null;
       mu.unlock();
+    }
+  }
+
+  /** Parks for {@code nanos}, or until woken if negative, with this state's lock let go meanwhile. */
+  private void park(long nanos) {
+    mu.unlock();
+    try {
+      if (nanos < 0) {
+        LockSupport.park(this);
+      } else {
+        LockSupport.parkNanos(this, nanos);
+      }
+    } finally {
+      mu.lock();
+    }
+  }
+
+  private void wakeGate() {
+    for (Waiter w : gateQueue) {
+      LockSupport.unpark(w.thread);
+    }
+  }
+
+  private void wakeReleaseWaiter() {
+    Thread t = releaseWaiter;
+    if (t != null) {
+      LockSupport.unpark(t);
     }
   }
 
@@ -291,7 +336,7 @@ final class NameState {
       if (headWaiting) {
         onWoken.run();
       }
-      releasedCond.signal();
+      wakeReleaseWaiter();
     } finally {
       mu.unlock();
     }
@@ -305,8 +350,8 @@ final class NameState {
     mu.lock();
     try {
       closed = true;
-      releasedCond.signalAll();
-      gateCond.signalAll();
+      wakeReleaseWaiter();
+      wakeGate();
       Handed left = handed;
       handed = null;
       return left;
