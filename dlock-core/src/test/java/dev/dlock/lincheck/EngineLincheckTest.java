@@ -108,7 +108,7 @@ public class EngineLincheckTest {
         .actorsPerThread(3)
         .actorsBefore(0)
         .actorsAfter(0)
-        .iterations(6)
+        .iterations(4)
         .invocationsPerIteration(10)
         .check(getClass());
   }
