@@ -79,9 +79,8 @@ final class RedisNodes implements BeforeAllCallback, AfterAllCallback {
       return;
     }
     try {
-      RedisServer s = RedisServer.newRedisServer().port(ports[i]).bind("127.0.0.1")
-          .setting("save \"\"").setting("appendonly no").build();
-      s.start();
+      RedisServer s = RedisTestServer.launch(RedisServer.newRedisServer().port(ports[i]).bind("127.0.0.1")
+          .setting("save \"\"").setting("appendonly no").build(), ports[i]);
       if (!s.isActive()) {
         throw new IllegalStateException("redis-server is not active on port " + ports[i]);
       }

@@ -97,14 +97,41 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
       b.setting(s);
     }
     try {
-      server = b.build();
-      server.start();
+      server = launch(b.build(), port);
     } catch (IOException e) {
-      throw new UncheckedIOException("redis-server did not start on port " + port, e);
+      throw new UncheckedIOException("redis-server could not be prepared for port " + port, e);
     }
     if (!server.isActive()) {
       throw new IllegalStateException("redis-server is not active on port " + port);
     }
+  }
+
+  /**
+   * Starts {@code s}, again after a short pause while exec fails with "Text file busy": the
+   * binary is written to a fresh file for each server, and a process forked meanwhile by a test
+   * class running beside this one holds the file open for writing until it execs.
+   */
+  static RedisServer launch(RedisServer s, int port) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        s.start();
+        return s;
+      } catch (IOException e) {
+        if (attempt == 5 || !textFileBusy(e)) {
+          throw new UncheckedIOException("redis-server did not start on port " + port, e);
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L * attempt);
+      }
+    }
+  }
+
+  private static boolean textFileBusy(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("error=26")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The server's process id, as INFO server gives it. */
