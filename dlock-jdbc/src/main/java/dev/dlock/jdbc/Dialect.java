@@ -4,6 +4,7 @@ import dev.dlock.LockException;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.Ticker;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -297,8 +298,11 @@ abstract class Dialect {
    */
   void ring(Connection c, Dequeued woken) throws SQLException {}
 
-  /** How this database's rings reach a waiting client; {@link Bell#NONE} by default. */
-  Bell bell(PgListener.Opener opener) {
+  /**
+   * How this database's rings reach a waiting client, whose waits run on {@code ticker};
+   * {@link Bell#NONE} by default.
+   */
+  Bell bell(PgListener.Opener opener, Ticker ticker) {
     return Bell.NONE;
   }
 

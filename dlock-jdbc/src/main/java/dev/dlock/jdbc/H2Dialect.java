@@ -1,6 +1,7 @@
 package dev.dlock.jdbc;
 
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.Ticker;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
@@ -129,8 +130,8 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  Bell bell(PgListener.Opener opener) {
-    return new LocalBell();
+  Bell bell(PgListener.Opener opener, Ticker ticker) {
+    return new LocalBell(ticker);
   }
 
   @Override

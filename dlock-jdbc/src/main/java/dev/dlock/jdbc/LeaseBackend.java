@@ -101,7 +101,7 @@ final class LeaseBackend implements LockBackend, HandsOff {
     Inbox in = d instanceof PostgresDialect pg
         ? new PgListener(listenOpener, pg, waiters, context::released, db.description(), context.clientId(),
             context.ticker())
-        : new InboxPoller(db, d, d.bell(listenOpener), fallbackRound, waiters, context::released,
+        : new InboxPoller(db, d, d.bell(listenOpener, context.ticker()), fallbackRound, waiters, context::released,
             context.clientId(), context.ticker());
     try {
       in.start();

@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.spi.Ticker;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -16,8 +17,13 @@ import org.jspecify.annotations.Nullable;
 final class LocalBell implements Bell {
   private static final ConcurrentHashMap<String, LocalBell> BELLS = new ConcurrentHashMap<>();
 
+  private final Ticker ticker;
   private @Nullable String inbox;
   private boolean rung; // guarded by this
+
+  LocalBell(Ticker ticker) {
+    this.ticker = ticker;
+  }
 
   /** Rings the inbox {@code inbox} if it is in this JVM; a no-op otherwise. */
   static void ring(String inbox) {
@@ -45,8 +51,8 @@ final class LocalBell implements Bell {
 
   @Override
   public synchronized boolean await(long nanos, int armed) throws InterruptedException {
-    long end = System.nanoTime() + nanos;
-    for (long left = nanos; !rung && left > 0; left = end - System.nanoTime()) {
+    long end = ticker.read() + nanos;
+    for (long left = nanos; !rung && left > 0; left = end - ticker.read()) {
       TimeUnit.NANOSECONDS.timedWait(this, left);
     }
     boolean was = rung;

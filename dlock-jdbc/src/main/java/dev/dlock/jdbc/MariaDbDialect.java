@@ -1,6 +1,7 @@
 package dev.dlock.jdbc;
 
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.Ticker;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -147,7 +148,7 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
-  Bell bell(PgListener.Opener opener) {
+  Bell bell(PgListener.Opener opener, Ticker ticker) {
     return mysql ? Bell.NONE : new MariaDbBell(opener, table);
   }
 
