@@ -100,7 +100,7 @@ class HtmlReportTest {
   @Test
   void theTableAndTheSettingsAreThere() {
     assertThat(doc.select("#table thead th").eachText()).containsExactly("workload", "target", "threads", "ops/s",
-        "p50", "p99", "ops/s vs redisson");
+        "p50", "p99", "ops/s vs redisson", "of floor", "B/op");
     assertThat(doc.select("#table tbody tr")).hasSize(8);
     assertThat(doc.select("#table tbody tr").get(0).select("td").eachText())
         .containsExactly("W1", "dlock-redis", "1", "12,000", "80.0 us", "200.0 us", "3x");
