@@ -103,7 +103,7 @@ class HtmlReportTest {
         "p50", "p99", "ops/s vs redisson", "of floor", "B/op");
     assertThat(doc.select("#table tbody tr")).hasSize(8);
     assertThat(doc.select("#table tbody tr").get(0).select("td").eachText())
-        .containsExactly("W1", "dlock-redis", "1", "12,000", "80.0 us", "200.0 us", "3x");
+        .containsExactly("W1", "dlock-redis", "1", "12,000", "80.0 us", "200.0 us", "3x", "0.86x", "-");
     assertThat(doc.select("#table tr.baseline").eachAttr("data-target")).containsOnly("redisson").hasSize(3);
     assertThat(doc.select("#settings dt").eachText())
         .containsExactly("date", "Java", "cores", "targets", "baseline", "workloads", "JMH");
