@@ -178,7 +178,7 @@ final class RedlockBackend implements LockBackend {
     // A grant a node gave while it may not vote is released there: it must not outlive its lease.
     for (int i = 0; i < r.size(); i++) {
       if (r.answered(i) && !r.counts(i) && r.reply(i).granted()) {
-        cancelOn(r.node(i), name, owner, RedlockRelease.UNDO);
+        cancelOn(r.node(i), script.redlockRelease(name, owner, RedlockRelease.UNDO, 0), name, owner);
       }
     }
     return Attempt.granted(token, leaseTime); // TTL - drift, counted by the engine from its send
@@ -249,7 +249,8 @@ final class RedlockBackend implements LockBackend {
   @Override
   public boolean release(Grant grant) {
     checkOpen();
-    ScriptCall<Boolean> release = script.redlockRelease(grant.name(), grant.owner(), RedlockRelease.RELEASE);
+    ScriptCall<Boolean> release = script.redlockRelease(grant.name(), grant.owner(), RedlockRelease.RELEASE,
+        RedlockWakes.newRelease());
     RedlockRound<Boolean> r = RedlockRound.send(nodes, clock(), n -> n.run(release))
         .await(url.nodeTimeout());
     LockException foreign = foreign(r, release.keys(), "release lock '" + grant.name() + "'");
@@ -276,13 +277,14 @@ final class RedlockBackend implements LockBackend {
 
   /** Frees the owner's grant on every node, without waiting: owner-checked, so always harmless. */
   private void releaseEverywhere(String name, String owner, RedlockRelease mode) {
+    ScriptCall<Boolean> release = script.redlockRelease(name, owner, mode, RedlockWakes.newRelease());
     for (RedlockNode n : nodes) {
-      cancelOn(n, name, owner, mode);
+      cancelOn(n, release, name, owner);
     }
   }
 
-  private void cancelOn(RedlockNode n, String name, String owner, RedlockRelease mode) {
-    n.run(script.redlockRelease(name, owner, mode)).whenComplete((freed, e) -> {
+  private void cancelOn(RedlockNode n, ScriptCall<Boolean> release, String name, String owner) {
+    n.run(release).whenComplete((freed, e) -> {
           if (e != null) {
             log.debug("dlock: could not free lock '{}' of {} on redlock node {}", name, owner,
                 n.address(), e);

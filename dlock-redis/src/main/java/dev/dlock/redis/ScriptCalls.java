@@ -159,9 +159,14 @@ final class ScriptCalls {
   }
 
   /** redlock-release.lua on one node: true if the owner held the lock there and it is freed. */
-  ScriptCall<Boolean> redlockRelease(String name, String owner, RedlockRelease mode) {
+  /**
+   * redlock-release.lua. {@code release} names this release in the wake-ups it sends: the same on
+   * every node, so that a waiter counts only nodes that told it of the same release (see
+   * {@link RedlockWakes}).
+   */
+  ScriptCall<Boolean> redlockRelease(String name, String owner, RedlockRelease mode, long release) {
     return new ScriptCall<>(Script.REDLOCK_RELEASE, redlockKeys(name),
-        args(utf8(owner), mode.wire, keys.channels(name), utf8(name)), ScriptCalls::one);
+        args(utf8(owner), mode.wire, keys.channels(name), utf8(name), ascii(release)), ScriptCalls::one);
   }
 
   /** The Redlock scripts' keys: the exclusive lock's lock, token, queue and alive keys. */

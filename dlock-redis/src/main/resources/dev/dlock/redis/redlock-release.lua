@@ -2,17 +2,20 @@
 -- ('undo': the owner keeps its place, as it waits on); giving up a wait ('cancel': leaves the
 -- queue and frees a grant made meanwhile); or leaving the queue only ('pass': for a message that
 -- reached an owner no longer waiting, so it never frees a grant). After any mode but 'undo', a
--- lock that is free here tells the client of the oldest live waiter ('*<seq> <name>', see tell in
--- the prelude); a waiter whose client no longer listens is dropped and the next one is tried. Why
--- 'undo' tells nobody: a grant that won no majority was never the lock, and the waiter it would
--- tell is usually the undoer itself. Why 'cancel' and 'pass' tell: the owner leaving may have been
--- told already, and the next waiter must not wait for a release that has come and gone.
+-- lock that is free here tells the client of the oldest live waiter ('*<seq> <release> <name>',
+-- see tell in the prelude); a waiter whose client no longer listens is dropped and the next one is
+-- tried. Why 'undo' tells nobody: a grant that won no majority was never the lock, and the waiter
+-- it would tell is usually the undoer itself. Why 'cancel' and 'pass' tell: the owner leaving may
+-- have been told already, and the next waiter must not wait for a release that has come and gone.
 --
 -- KEYS[1] lock, KEYS[2] token, KEYS[3] queue, KEYS[4] alive: as in redlock-acquire.lua
 local owner = ARGV[1]
 local mode = ARGV[2]                      -- 'release', 'undo', 'cancel' or 'pass'
 local channels = ARGV[3]                  -- channel prefix; a client's channel adds its client id
 local name = ARGV[4]                      -- the lock name, sent to the told client
+-- ARGV[5]: digits naming this release, the same on every node (a 'pass' sends on the one it got), so
+-- that the told client counts the nodes that told it of one release, never of two.
+local release = ARGV[5]
 -- Returns 1 if the owner held the lock here and it is freed, else 0; an error if a key holds what
 -- dlock did not write there (see the prelude).
 
@@ -43,7 +46,7 @@ if (freed or not value) and redis.call('EXISTS', queue) == 1 then
     drop(gone)
   end
   walkQueue(queue, 8, function(head)
-    return tell(alive, head, now, channels, 'PUBLISH', name) and 'stop' or 'drop'
+    return tell(alive, head, now, channels, 'PUBLISH', release .. ' ' .. name) and 'stop' or 'drop'
   end, drop)
 end
 return freed and 1 or 0

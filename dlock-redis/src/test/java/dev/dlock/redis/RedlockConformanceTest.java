@@ -4,9 +4,7 @@ import dev.dlock.LockClient;
 import dev.dlock.LockClientBuilder;
 import dev.dlock.testkit.LockConformanceSuite;
 import dev.dlock.testkit.StateLossCases;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -26,12 +24,6 @@ class RedlockConformanceTest {
     protected LockClientBuilder newClientBuilder() {
       return LockClient.builder().url(nodes.url("prefix=conformance:&nodeTimeout=200ms"));
     }
-
-    /** Off for Redlock until a wake a node passes on (its waiter had left) stops adding one. */
-    @Override
-    @Test
-    @Disabled("Redlock: one wake-up more than the releases seen once in CI (10 for 9); issue 20")
-    public void localQueuesHandOverWithoutPollingAndNeverWakeMoreThanReleases() {}
 
     @Override
     public void forget(String name) {
