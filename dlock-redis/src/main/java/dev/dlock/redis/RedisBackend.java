@@ -36,9 +36,9 @@ import org.slf4j.LoggerFactory;
  * script first checks its keys' shapes, {@link ForeignValue}, then SET NX PX and a token draw, then
  * GETDEL); renewing a client's leases is one EVALSHA per 1,000 of them ({@link Renewals}). A
  * token is the larger of the counter + 1 and the server's clock in microseconds (prelude.lua), so
- * a counter that a restart or a failover lost or set back never hands out a token at or below one handed out before. A refused
- * waiter joins the lock's FIFO in the same script that refused it, so no release can slip between
- * the two. A release that finds owners queued grants the lock to the oldest one
+ * a counter that a restart or a failover lost or set back never hands out a token at or below one
+ * handed out before. A refused waiter joins the lock's FIFO in the same script that refused it, so
+ * no release can slip between the two. A release that finds owners queued grants the lock to the oldest one
  * whose client still listens, with the next token, and publishes that token to that client's
  * channel only, so one client wakes per release and its waiter holds the lock with no further
  * request. The pushed grant lasts only the waiter timeout, or the waiter's own lease if that is

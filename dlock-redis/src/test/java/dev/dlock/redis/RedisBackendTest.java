@@ -255,7 +255,8 @@ class RedisBackendTest {
       String[] others = grants.stream().filter(g -> g != planted)
           .map(g -> key(new Keys("dlock:").lock(g.name()))).toArray(String[]::new);
       Long extended = server.admin().sync().eval("local n = 0 for _, k in ipairs(KEYS) do"
-          + " if redis.call('PTTL', k) > 60000 then n = n + 1 end end return n", ScriptOutputType.INTEGER, others);
+          + " if redis.call('PTTL', k) > 60000 then n = n + 1 end end return n",
+          ScriptOutputType.INTEGER, others);
       assertThat(extended).as("the other leases, at the server past the minute").isEqualTo(2_499L);
       assertThat(server.admin().sync().get(key)).as("the foreign value, left alone").isEqualTo("not dlock's");
     } finally {
@@ -274,7 +275,8 @@ class RedisBackendTest {
       List<Grant> grants = List.of(hold(backend, name + "-x1", LockKind.EXCLUSIVE, "mixed:1"),
           hold(backend, name + "-x2", LockKind.EXCLUSIVE, "mixed:2"),
           hold(backend, name, LockKind.FAIR, "mixed:3"), hold(backend, name, LockKind.READ, "mixed:4"),
-          hold(backend, name + "-w", LockKind.WRITE, "mixed:5"), hold(backend, name, LockKind.PERMIT, "mixed:6"));
+          hold(backend, name + "-w", LockKind.WRITE, "mixed:5"),
+          hold(backend, name, LockKind.PERMIT, "mixed:6"));
       Grant foreign = hold(backend, name + "-p", LockKind.PERMIT, "mixed:7");
       String holders = key(keys.semaphore(foreign.name())[0]);
       server.admin().sync().del(holders);
@@ -303,8 +305,32 @@ class RedisBackendTest {
     }
   }
 
+  /** A round after a restart emptied the script cache loads the scripts again and renews. */
+  @Test
+  void aRoundAfterTheScriptCacheWasFlushedLoadsTheScriptsAndRenews() {
+    RedisBackend backend = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    try {
+      backend.start(new RecordingContext("flushed"));
+      String name = "flushed-" + System.nanoTime();
+      List<Grant> grants = List.of(hold(backend, name + "-1", LockKind.EXCLUSIVE, "flushed:1"),
+          hold(backend, name + "-2", LockKind.EXCLUSIVE, "flushed:2"),
+          hold(backend, name, LockKind.FAIR, "flushed:3"));
+      server.admin().sync().scriptFlush();
+
+      assertThat(backend.renew(grants, Duration.ofMinutes(2))).as("the grants reported lost").isEmpty();
+
+      Keys keys = new Keys("dlock:");
+      for (byte[] k : List.of(keys.lock(name + "-1"), keys.lock(name + "-2"), keys.fair(name)[0])) {
+        assertThat(server.admin().sync().pttl(key(k))).as("lease of %s", key(k)).isGreaterThan(60_000L);
+      }
+    } finally {
+      backend.close();
+    }
+  }
+
   private static Grant hold(RedisBackend backend, String name, LockKind kind, String owner) {
-    Attempt a = backend.tryAcquire(new LockRequest(name, kind, 1, owner, Duration.ofSeconds(30), false, null));
+    Attempt a = backend.tryAcquire(
+        new LockRequest(name, kind, 1, owner, Duration.ofSeconds(30), false, null));
     assertThat(a.isGranted()).as("%s takes %s lock '%s'", owner, kind, name).isTrue();
     return new Grant(name, owner, a.token(), kind);
   }
