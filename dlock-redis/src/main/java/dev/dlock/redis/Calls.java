@@ -4,6 +4,8 @@ import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockException;
 import io.lettuce.core.RedisFuture;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -52,6 +54,22 @@ final class Calls {
       throw foreign != null ? foreign : e;
     }
     return c.reply().apply(raw);
+  }
+
+  /**
+   * Runs several script calls pipelined ({@link Scripts#runAll}) and reads their replies, in order.
+   * A failure of any of them fails all, as {@link #run} fails; it is for scripts that report a key
+   * dlock did not write in their reply, as the renewals do, not as an error.
+   *
+   * @param what the operation they make up, for the messages, such as {@code renew 5 lease(s)}
+   */
+  <R> List<R> runAll(String what, List<ScriptCall<R>> calls) {
+    List<Object> raw = call(what, () -> scripts.runAll(calls));
+    List<R> replies = new ArrayList<>(raw.size());
+    for (int i = 0; i < raw.size(); i++) {
+      replies.add(calls.get(i).reply().apply(raw.get(i)));
+    }
+    return replies;
   }
 
   /** Sends a script without waiting for its reply, for best-effort clean-up. */

@@ -9,11 +9,6 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockRequest;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -103,17 +98,5 @@ final class KindLocks {
   boolean release(Grant g) {
     return calls.run(String.format("release %s lock '%s'", g.kind(), g.name()),
         script.kindRelease(g.kind(), g.name(), g.owner(), ReleaseMode.RELEASE));
-  }
-
-  /** Extends the given grants in one script call; returns the ones no longer held. */
-  Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
-    List<Grant> list = new ArrayList<>(grants);
-    ScriptCall<List<Object>> renew = script.renewKinds(list, millis(leaseTime));
-    List<Object> lost = calls.run("renew " + list.size() + " lease(s)", renew);
-    Set<Grant> gone = new HashSet<>();
-    for (int position : ForeignValue.lost(lost, renew.keys(), list, calls.server())) {
-      gone.add(list.get(position - 1));
-    }
-    return gone;
   }
 }

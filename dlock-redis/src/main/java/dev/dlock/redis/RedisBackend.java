@@ -16,19 +16,16 @@ import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.Ticker;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,11 +34,11 @@ import org.slf4j.LoggerFactory;
  * The S8/S9 lease lock on one Redis, improved. Why it looks like this: every operation is one
  * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands (each
  * script first checks its keys' shapes, {@link ForeignValue}, then SET NX PX and a token draw, then
- * GETDEL); renewing all of a client's leases is one EVALSHA. A token is the larger of the counter
- * + 1 and the server's clock in microseconds (prelude.lua), so a counter that a restart or a
- * failover lost or set back never hands out a token at or below one handed out before. A refused
- * waiter joins the lock's FIFO in the same script that refused it, so no release can slip between
- * the two. A release that finds owners queued grants the lock to the oldest one
+ * GETDEL); renewing a client's leases is one EVALSHA per 1,000 of them ({@link Renewals}). A
+ * token is the larger of the counter + 1 and the server's clock in microseconds (prelude.lua), so
+ * a counter that a restart or a failover lost or set back never hands out a token at or below one
+ * handed out before. A refused waiter joins the lock's FIFO in the same script that refused it, so
+ * no release can slip between the two. A release that finds owners queued grants the lock to the oldest one
  * whose client still listens, with the next token, and publishes that token to that client's
  * channel only, so one client wakes per release and its waiter holds the lock with no further
  * request. The pushed grant lasts only the waiter timeout, or the waiter's own lease if that is
@@ -72,6 +69,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
   private final Calls calls;
   private final ScriptCalls script;
   private final KindLocks kindLocks;
+  private final Renewals renewals;
   private final QueuedOwners queued = new QueuedOwners();
   private volatile @Nullable BackendContext context;
   private volatile boolean closed;
@@ -87,6 +85,7 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     this.script = new ScriptCalls(keys, waiterTimeout.toMillis());
     this.replicas = new Replicas(url.replication(), calls);
     this.kindLocks = new KindLocks(calls, script, queued, waiterTimeout, !replicas.on(), this::clock);
+    this.renewals = new Renewals(calls, script, keys, replicas, connections.isCluster());
   }
 
   /** Connects both connections and loads the scripts, or throws BackendUnavailableException. */
@@ -191,50 +190,11 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     return Attempt.held(left, r.holder());
   }
 
-  /**
-   * Renews in one script call for the exclusive grants and one for the others; on a cluster, one
-   * of each per slot, as a script's keys must share a slot. With the replica policy on, a round
-   * that too few replicas acknowledged fails, so the engine counts none of its extensions and
-   * tries again at the next period; the leases run out in the client's view if it never succeeds.
-   */
+  /** Renews in script calls of up to 1,000 grants each, sent pipelined ({@link Renewals}). */
   @Override
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
     checkOpen();
-    Set<Grant> gone = new HashSet<>();
-    Collection<List<Grant>> batches = connections.isCluster()
-        ? grants.stream().collect(Collectors.groupingBy(g -> SlotHash.getSlot(keys.lock(g.name())))).values()
-        : List.of(List.copyOf(grants));
-    int unacknowledged = 0;
-    for (List<Grant> batch : batches) {
-      Set<Grant> lost = renewBatch(batch, leaseTime);
-      boolean renewedSome = lost.size() < batch.size();
-      if (replicas.on() && renewedSome && !replicas.acknowledged(keys.lock(batch.get(0).name()))) {
-        unacknowledged += batch.size() - lost.size();
-      }
-      gone.addAll(lost);
-    }
-    if (unacknowledged > 0) {
-      throw replicas.renewalUnacknowledged(unacknowledged);
-    }
-    return gone;
-  }
-
-  private Set<Grant> renewBatch(List<Grant> grants, Duration leaseTime) {
-    List<Grant> list = new ArrayList<>();
-    List<Grant> others = new ArrayList<>();
-    for (Grant g : grants) {
-      (g.kind() == LockKind.EXCLUSIVE ? list : others).add(g);
-    }
-    Set<Grant> gone = others.isEmpty() ? new HashSet<>() : kindLocks.renew(others, leaseTime);
-    if (list.isEmpty()) {
-      return gone;
-    }
-    ScriptCall<List<Object>> renew = script.renew(list, millis(leaseTime));
-    List<Object> lost = calls.run("renew " + list.size() + " lease(s)", renew);
-    for (int position : ForeignValue.lost(lost, renew.keys(), list, describe())) {
-      gone.add(list.get(position - 1));
-    }
-    return gone;
+    return renewals.renew(grants, leaseTime);
   }
 
   @Override

@@ -13,8 +13,10 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -62,6 +64,14 @@ final class Scripts {
     }
   }
 
+  /**
+   * The most calls of one {@link #runAll} that await their replies at once. Why a limit: on a
+   * cluster a renewal round is a call per slot, thousands of them, and the connection's queue
+   * ({@link Connections#QUEUE_LIMIT}) is shared with every other caller; a few dozen in flight
+   * already keep the server busy.
+   */
+  static final int IN_FLIGHT = 64;
+
   private final RedisClusterAsyncCommands<byte[], byte[]> commands;
   private final Duration timeout;
   private final LongSupplier clock;
@@ -103,12 +113,58 @@ final class Scripts {
     try {
       return await(commands.evalsha(sha, s.output, keys, args), d);
     } catch (RedisNoScriptException e) {
-      String loaded = await(commands.scriptLoad(source(s)), d);
-      synchronized (this) {
-        shas.put(s, loaded);
-      }
-      return await(commands.evalsha(loaded, s.output, keys, args), d);
+      return await(commands.evalsha(reload(s, d), s.output, keys, args), d);
     }
+  }
+
+  /**
+   * Runs {@code calls} pipelined: sends each without waiting for the replies before it (at most
+   * {@link #IN_FLIGHT} unanswered), and takes the replies in order, all within one deadline, as
+   * {@link #run} takes one; a call that meets NOSCRIPT is loaded and run once more. The first
+   * failure is thrown, and the calls not yet answered are cancelled.
+   *
+   * @return the raw replies, in the order of {@code calls}
+   */
+  List<Object> runAll(List<? extends ScriptCall<?>> calls) {
+    Deadline d = deadline();
+    List<RedisFuture<Object>> sent = new ArrayList<>(calls.size());
+    List<Object> replies = new ArrayList<>(calls.size());
+    try {
+      for (ScriptCall<?> c : calls) {
+        if (sent.size() - replies.size() >= IN_FLIGHT) {
+          replies.add(reply(calls.get(replies.size()), sent.get(replies.size()), d));
+        }
+        String sha;
+        synchronized (this) {
+          sha = shas.get(c.script());
+        }
+        sent.add(commands.evalsha(sha, c.script().output, c.keys(), c.args()));
+      }
+      while (replies.size() < sent.size()) {
+        replies.add(reply(calls.get(replies.size()), sent.get(replies.size()), d));
+      }
+      return replies;
+    } catch (RuntimeException e) {
+      sent.forEach(f -> f.cancel(true));
+      throw e;
+    }
+  }
+
+  private Object reply(ScriptCall<?> c, Future<Object> sent, Deadline d) {
+    try {
+      return await(sent, d);
+    } catch (RedisNoScriptException e) {
+      return await(commands.evalsha(reload(c.script(), d), c.script().output, c.keys(), c.args()), d);
+    }
+  }
+
+  /** SCRIPT LOAD of {@code s}, which a restarted (or failed-over) server has forgotten. */
+  private String reload(Script s, Deadline d) {
+    String loaded = await(commands.scriptLoad(source(s)), d);
+    synchronized (this) {
+      shas.put(s, loaded);
+    }
+    return loaded;
   }
 
   /** Sends a script without waiting for its reply, for best-effort clean-up. */

@@ -8,12 +8,15 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.spi.Attempt;
+import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -221,6 +224,119 @@ class RedisBackendTest {
     assertThat(delta.get("evalsha")).as("commands sent for one round of %d renewals", leases).isEqualTo(1L);
     assertThat(held).allMatch(Lease::isValid);
     held.forEach(Lease::close);
+  }
+
+  /**
+   * 2,500 grants renew in three pipelined calls of up to 1,000, each grant with one GET and one
+   * PEXPIRE; a key past the first call that holds another program's value is reported as its own
+   * grant lost, and only that one.
+   */
+  @Test
+  void aRoundRenewsAThousandGrantsACallAndMapsAForeignKeyToItsGrant() {
+    RedisBackend backend = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    try {
+      backend.start(new RecordingContext("chunks"));
+      String prefix = "chunk-" + System.nanoTime() + "-";
+      List<Grant> grants = new ArrayList<>();
+      for (int i = 0; i < 2_500; i++) {
+        grants.add(hold(backend, prefix + i, LockKind.EXCLUSIVE, "chunks:" + i));
+      }
+      Grant planted = grants.get(1_500); // the 501st of the second call
+      String key = key(new Keys("dlock:").lock(planted.name()));
+      server.admin().sync().set(key, "not dlock's");
+
+      Map<String, Long> before = server.commandCalls();
+      Set<Grant> lost = backend.renew(grants, Duration.ofMinutes(2));
+      Map<String, Long> delta = delta(before, server.commandCalls());
+
+      assertThat(lost).as("the grants reported lost").containsExactly(planted);
+      assertThat(delta).as("the commands of one round of 2,500 renewals").containsEntry("evalsha", 3L)
+          .containsEntry("get", 2_500L).containsEntry("pexpire", 2_499L);
+      String[] others = grants.stream().filter(g -> g != planted)
+          .map(g -> key(new Keys("dlock:").lock(g.name()))).toArray(String[]::new);
+      Long extended = server.admin().sync().eval("local n = 0 for _, k in ipairs(KEYS) do"
+          + " if redis.call('PTTL', k) > 60000 then n = n + 1 end end return n",
+          ScriptOutputType.INTEGER, others);
+      assertThat(extended).as("the other leases, at the server past the minute").isEqualTo(2_499L);
+      assertThat(server.admin().sync().get(key)).as("the foreign value, left alone").isEqualTo("not dlock's");
+    } finally {
+      backend.close();
+    }
+  }
+
+  /** Exclusive grants and the other kinds renew in one round, a call for each script. */
+  @Test
+  void aMixedRoundRenewsEveryKind() {
+    RedisBackend backend = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    try {
+      backend.start(new RecordingContext("mixed"));
+      String name = "mixed-" + System.nanoTime();
+      Keys keys = new Keys("dlock:");
+      List<Grant> grants = List.of(hold(backend, name + "-x1", LockKind.EXCLUSIVE, "mixed:1"),
+          hold(backend, name + "-x2", LockKind.EXCLUSIVE, "mixed:2"),
+          hold(backend, name, LockKind.FAIR, "mixed:3"), hold(backend, name, LockKind.READ, "mixed:4"),
+          hold(backend, name + "-w", LockKind.WRITE, "mixed:5"),
+          hold(backend, name, LockKind.PERMIT, "mixed:6"));
+      Grant foreign = hold(backend, name + "-p", LockKind.PERMIT, "mixed:7");
+      String holders = key(keys.semaphore(foreign.name())[0]);
+      server.admin().sync().del(holders);
+      server.admin().sync().set(holders, "not dlock's");
+      List<Grant> round = new ArrayList<>(grants);
+      round.add(3, foreign);
+
+      Map<String, Long> before = server.commandCalls();
+      Set<Grant> lost = backend.renew(round, Duration.ofMinutes(2));
+      Map<String, Long> delta = delta(before, server.commandCalls());
+
+      assertThat(lost).as("the grants reported lost").containsExactly(foreign);
+      assertThat(delta.get("evalsha")).as("calls of one mixed round").isEqualTo(2L);
+      List<String> strings = List.of(key(keys.lock(name + "-x1")), key(keys.lock(name + "-x2")),
+          key(keys.fair(name)[0]), key(keys.readWrite(name + "-w")[0]));
+      for (String k : strings) {
+        assertThat(server.admin().sync().pttl(k)).as("lease of %s", k).isGreaterThan(60_000L);
+      }
+      long now = Long.parseLong(server.admin().sync().time().get(0)) * 1000;
+      assertThat(server.admin().sync().zscore(key(keys.readWrite(name)[1]), "mixed:4"))
+          .as("the read lease runs out at").isGreaterThan(now + 60_000);
+      assertThat(server.admin().sync().zscore(key(keys.semaphore(name)[0]), "mixed:6"))
+          .as("the permit lease runs out at").isGreaterThan(now + 60_000);
+    } finally {
+      backend.close();
+    }
+  }
+
+  /** A round after a restart emptied the script cache loads the scripts again and renews. */
+  @Test
+  void aRoundAfterTheScriptCacheWasFlushedLoadsTheScriptsAndRenews() {
+    RedisBackend backend = RedisBackend.open(RedisUrl.parse(server.url()), RedisBackend.WAITER_TIMEOUT);
+    try {
+      backend.start(new RecordingContext("flushed"));
+      String name = "flushed-" + System.nanoTime();
+      List<Grant> grants = List.of(hold(backend, name + "-1", LockKind.EXCLUSIVE, "flushed:1"),
+          hold(backend, name + "-2", LockKind.EXCLUSIVE, "flushed:2"),
+          hold(backend, name, LockKind.FAIR, "flushed:3"));
+      server.admin().sync().scriptFlush();
+
+      assertThat(backend.renew(grants, Duration.ofMinutes(2))).as("the grants reported lost").isEmpty();
+
+      Keys keys = new Keys("dlock:");
+      for (byte[] k : List.of(keys.lock(name + "-1"), keys.lock(name + "-2"), keys.fair(name)[0])) {
+        assertThat(server.admin().sync().pttl(key(k))).as("lease of %s", key(k)).isGreaterThan(60_000L);
+      }
+    } finally {
+      backend.close();
+    }
+  }
+
+  private static Grant hold(RedisBackend backend, String name, LockKind kind, String owner) {
+    Attempt a = backend.tryAcquire(
+        new LockRequest(name, kind, 1, owner, Duration.ofSeconds(30), false, null));
+    assertThat(a.isGranted()).as("%s takes %s lock '%s'", owner, kind, name).isTrue();
+    return new Grant(name, owner, a.token(), kind);
+  }
+
+  private static String key(byte[] key) {
+    return new String(key, StandardCharsets.UTF_8);
   }
 
   private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
