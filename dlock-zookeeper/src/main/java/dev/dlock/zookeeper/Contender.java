@@ -44,6 +44,11 @@ final class Contender {
    */
   volatile boolean headGone;
   volatile boolean granted;
+  /**
+   * The czxid of the node whose guard watch ({@link HeldNodes}) is known to be in place: an exists
+   * with that watch was answered with this node, and no event has fired the watch since; else 0.
+   */
+  volatile long watchedZxid;
   volatile boolean lost;
   /** Its own delete is under way: the deletion of its node is no loss. */
   volatile boolean leaving;
