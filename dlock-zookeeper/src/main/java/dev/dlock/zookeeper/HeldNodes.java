@@ -81,7 +81,7 @@ final class HeldNodes implements Watcher {
     if (stat == null || stat.getCzxid() != zxid || !sameNode(c, stat)) {
       return false;
     }
-    c.watchedZxid = zxid;
+    c.guarded.set(zxid);
     return true;
   }
 
@@ -91,16 +91,41 @@ final class HeldNodes implements Watcher {
     if (path == null || session.isClosed() || event.getType() == Event.EventType.None) {
       return;
     }
+    Contender named = namedIn(path);
+    if (named != null) {
+      fired(named, event);
+      return;
+    }
+    // A grant handed off to another owner, or a contender gone from the map: look at them all.
     for (Contender c : contenders.values()) {
       if (path.equals(c.node) && c.granted) {
-        c.watchedZxid = 0; // a watch fires once: it is gone from the server
-        if (event.getType() == Event.EventType.NodeDeleted) {
-          lose(c, "was deleted while held, though its session lives: by an administrator or a client"
-              + " with the same credentials");
-        } else {
-          watch(c); // a semaphore holder's touch fired the watch: set it again
-        }
+        fired(c, event);
       }
+    }
+  }
+
+  /**
+   * The granted contender whose node is {@code path}, found by the owner in the node's name without
+   * looking at every contender (each of this client's own releases fires a watch), or null.
+   */
+  private @Nullable Contender namedIn(String path) {
+    String child = Nodes.child(path);
+    Contender c = holding(path, Nodes.ownerOf(child));
+    return c != null ? c : holding(path, Nodes.rwOwnerOf(child));
+  }
+
+  private @Nullable Contender holding(String path, @Nullable String owner) {
+    Contender c = owner == null ? null : contenders.get(owner);
+    return c != null && path.equals(c.node) && c.granted ? c : null;
+  }
+
+  private void fired(Contender c, WatchedEvent event) {
+    c.guarded.set(0); // a watch fires once: it is gone from the server
+    if (event.getType() == Event.EventType.NodeDeleted) {
+      lose(c, "was deleted while held, though its session lives: by an administrator or a client"
+          + " with the same credentials");
+    } else {
+      watch(c); // a semaphore holder's touch fired the watch: set it again
     }
   }
 
@@ -152,7 +177,7 @@ final class HeldNodes implements Watcher {
       Checks checks = new Checks();
       for (int i = 0; i < ok.length; i++) {
         Contender c = held.get(i);
-        if (c.watchedZxid != c.zxid) {
+        if (c.guarded.get() != c.zxid) {
           checks.add(zk, i, c);
         }
       }
@@ -163,7 +188,7 @@ final class HeldNodes implements Watcher {
       for (int i = 0; i < ok.length; i++) {
         Contender c = held.get(i);
         if (!checks.has(i) && !c.lost) {
-          if (c.watchedZxid == c.zxid) {
+          if (c.guarded.get() == c.zxid) {
             ok[i] = true;
           } else {
             late.add(zk, i, c); // its watch fired meanwhile: sent after the sync, so answered as of after it

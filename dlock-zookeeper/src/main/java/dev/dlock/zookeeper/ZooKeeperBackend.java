@@ -279,7 +279,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
     next.sessionId = c.sessionId;
     next.zxid = c.zxid;
     next.token = c.token + 1;
-    next.watchedZxid = c.watchedZxid; // the same node, and its watch serves every owner of this client
+    next.guarded = c.guarded; // the same node, under the one watch
     next.granted = true;
     contenders.put(owner, next);
     contenders.remove(c.owner, c);

@@ -113,7 +113,11 @@ class RoundTripTest {
   }
 
   private static ZooKeeperBackend counting(AtomicInteger requests, AtomicInteger guards) {
-    return ZooKeeperBackendProvider.open(server.url(""), ZkServers.factory(
+    return counting("", requests, guards);
+  }
+
+  private static ZooKeeperBackend counting(String params, AtomicInteger requests, AtomicInteger guards) {
+    return ZooKeeperBackendProvider.open(server.url(params), ZkServers.factory(
         (connect, timeout, watcher, readOnly, config) ->
             new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards)));
   }
@@ -220,7 +224,8 @@ class RoundTripTest {
   void aRenewalOfAThousandWatchedGrantsSendsOnlyTheSync() throws Exception {
     AtomicInteger requests = new AtomicInteger();
     AtomicInteger guards = new AtomicInteger();
-    try (ZooKeeperBackend holder = counting(requests, guards)) {
+    // A loaded machine may take more than the default 2 s to write a thousand creates.
+    try (ZooKeeperBackend holder = counting("connectTimeout=30s", requests, guards)) {
       holder.start(new RecordingContext("renewer"));
       List<Grant> grants = hold(holder, "renewed-", 1_000);
       int before = requests.get();
