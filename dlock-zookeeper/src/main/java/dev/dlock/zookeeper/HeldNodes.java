@@ -39,7 +39,10 @@ import org.jspecify.annotations.Nullable;
  * node the server deleted before the sync has been marked lost, and a node still marked watched
  * existed when the sync was served. A reconnect within the session keeps the watches: the client
  * sets them again on the new server, which fires at once those whose node went meanwhile, ahead
- * of the answers to later requests. A new session drops them, and the grants with them. Losses are
+ * of the answers to later requests. A new session drops them, and the grants with them. (A server
+ * sends no event to a client that may not read the node: someone who first takes that right away
+ * with a setACL, which fires no watch, then deletes the node, goes unseen until the session ends;
+ * an exists of every node each round, which reads no ACL, was the price of seeing that.) Losses are
  * reported on the session's own thread, never on ZooKeeper's event thread, where a holder's loss
  * callback could stall every watch.
  */
