@@ -389,6 +389,7 @@ class RoundTripTest {
       Attempt held = holder.tryAcquire(LockRequest.exclusive("pass", "holder:1", Duration.ofSeconds(5), false));
       assertThat(other.tryAcquire(LockRequest.exclusive("pass", "other:1", Duration.ofSeconds(5), true)).isGranted()).isFalse();
       Grant first = new Grant("pass", "holder:1", held.token());
+      assertThat(holder.renew(List.of(first), Duration.ofSeconds(5))).as("renewal before the hand-offs").isEmpty();
       int before = requests.get();
       int guardsBefore = guards.get();
       Attempt passed = holder.handOff(first, "holder:2", Duration.ofSeconds(5));
@@ -412,7 +413,10 @@ class RoundTripTest {
         last = new Grant("pass", "holder:" + i, again.token());
       }
       assertThat(otherContext.pendingWakeUps()).as("wake-ups of the waiter behind").isEmpty();
+      guardsBefore = guards.get();
       assertThat(holder.renew(List.of(last), Duration.ofSeconds(5))).as("renewal of the last grant").isEmpty();
+      assertThat(guards.get() - guardsBefore).as("exists: the node's watch, known in place, serves the new owner")
+          .isZero();
       assertThat(holder.release(last)).isTrue();
       assertThat(otherContext.nextWakeUp(Duration.ofSeconds(10))).isEqualTo("pass");
       Attempt theirs = other.tryAcquire(LockRequest.exclusive("pass", "other:1", Duration.ofSeconds(5), true));
