@@ -218,7 +218,7 @@ final class HeldNodes implements Watcher {
     private final List<CompletableFuture<Stat>> stats = new ArrayList<>();
     private final Set<Integer> sent = new HashSet<>();
 
-    /** Sends an exists of the node, setting its watch again (should it have fired) and marking it on the answer. */
+    /** Sends an exists of the node, which sets its watch again, marked in place on the answer. */
     void add(Requests zk, int index, Contender c) {
       long zxid = c.zxid;
       indexes.add(index);

@@ -105,7 +105,10 @@ final class Requests {
     return existsAsync(zk, path, watcher);
   }
 
-  /** As {@link #existsLater(String, Watcher)}, running {@code answered} as {@link #existsAsync(ZooKeeper, String, Watcher, Answered)} does. */
+  /**
+   * As {@link #existsLater(String, Watcher)}, giving the answer to {@code answered} first, on the
+   * event thread ({@link #existsAsync(ZooKeeper, String, Watcher, Answered)}).
+   */
   CompletableFuture<Stat> existsLater(String path, Watcher watcher, Answered answered) {
     return existsAsync(zk, path, watcher, answered);
   }

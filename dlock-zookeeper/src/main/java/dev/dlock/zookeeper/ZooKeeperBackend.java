@@ -233,7 +233,8 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
 
   /**
    * One round trip for the whole batch: a sync, and an exists only of the nodes whose watch is not
-   * known to be in place, pipelined ({@link HeldNodes#renew}). {@code leaseTime} is not used: the session is the lease.
+   * known to be in place, pipelined ({@link HeldNodes#renew}). {@code leaseTime} is not used: the
+   * session is the lease.
    */
   @Override
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
