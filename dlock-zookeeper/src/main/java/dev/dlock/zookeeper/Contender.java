@@ -2,6 +2,7 @@ package dev.dlock.zookeeper;
 
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockKind;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.Watcher;
 import org.jspecify.annotations.Nullable;
 
@@ -44,6 +45,12 @@ final class Contender {
    */
   volatile boolean headGone;
   volatile boolean granted;
+  /**
+   * The czxid of the node whose guard watch ({@link HeldNodes}) is known to be in place: an exists
+   * with that watch was answered with this node, and no event has fired the watch since; else 0.
+   * Shared with the owners a grant is handed off to, as they hold the same node under one watch.
+   */
+  AtomicLong guarded = new AtomicLong();
   volatile boolean lost;
   /** Its own delete is under way: the deletion of its node is no loss. */
   volatile boolean leaving;

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -23,12 +24,27 @@ import org.jspecify.annotations.Nullable;
  * a client with the same credentials; the next waiter is then granted at once. So each granted
  * node carries a watch (this one object, found again by path, so that a grant handed to another
  * owner of this client keeps it), and its deletion is reported lost as soon as the event comes.
- * And a renewal is a real round trip, a sync and an exists of each node, pipelined: it proves, as
- * of a moment after it was sent, that each node still exists as created by the live session, so
- * the engine may count the hold valid from that send time for {@link ZkSession#lease()}, the
- * shortest time the leader keeps the session from then on (the sync also makes the renewal pass
- * through the leader, which that bound needs). Losses are reported on the session's own thread,
- * never on ZooKeeper's event thread, where a holder's loss callback could stall every watch.
+ * A renewal must prove, as of a moment after it was sent, that each node still exists as created
+ * by the live session, so that the engine may count the hold valid from that send time for
+ * {@link ZkSession#lease()}. It is one sync (which passes through the leader, as that bound
+ * needs), plus an exists only for the nodes whose watch is not known to be in place (its exists
+ * not answered yet, failed, or being set again after the watch fired on a data change); so a
+ * round costs one request however many holds. Why a watched node needs no exists: the server fires
+ * a watch as it applies the change, writing the event to the session's one connection ahead of
+ * the answer to any request it handles later, the sync included (a follower applies every change
+ * the leader committed before the sync, then answers it); the client reads that connection in
+ * order, and its one event thread runs watch events and the callbacks of answers in the order they
+ * came ("watches are ordered with respect to other events, other watches, and asynchronous
+ * replies", ZooKeeper's programmer's guide). So once the sync's answer is handled, every watched
+ * node the server deleted before the sync has been marked lost, and a node still marked watched
+ * existed when the sync was served. A reconnect within the session keeps the watches: the client
+ * sets them again on the new server, which fires at once those whose node went meanwhile, ahead
+ * of the answers to later requests. A new session drops them, and the grants with them. (A server
+ * sends no event to a client that may not read the node: someone who first takes that right away
+ * with a setACL, which fires no watch, then deletes the node, goes unseen until the session ends;
+ * an exists of every node each round, which reads no ACL, was the price of seeing that.) Losses are
+ * reported on the session's own thread, never on ZooKeeper's event thread, where a holder's loss
+ * callback could stall every watch.
  */
 final class HeldNodes implements Watcher {
   private final ZkSession session;
@@ -52,32 +68,67 @@ final class HeldNodes implements Watcher {
     } catch (Exception e) {
       return; // no connection: the renewal, or the end of the session, will tell
     }
-    Requests.existsAsync(zk, c.createdNode(), this).whenComplete((stat, error) -> {
-      if (error == null && !sameNode(c, stat)) {
+    long zxid = c.zxid;
+    Requests.existsAsync(zk, c.createdNode(), this, stat -> {
+      if (!watched(c, zxid, stat)) {
         lose(c, "was deleted right after it was granted");
       }
     });
   }
 
+  /**
+   * Called with an exists answer, on the event thread in order with the watch events: marks the
+   * watch set on the node of czxid {@code zxid} in place if the answer shows that node; false if not.
+   */
+  private static boolean watched(Contender c, long zxid, @Nullable Stat stat) {
+    if (stat == null || stat.getCzxid() != zxid || !sameNode(c, stat)) {
+      return false;
+    }
+    c.guarded.set(zxid);
+    return true;
+  }
+
   @Override
   public void process(WatchedEvent event) {
     String path = event.getPath();
-    if (path == null || session.isClosed()) {
+    if (path == null || session.isClosed() || event.getType() == Event.EventType.None) {
       return;
     }
-    Event.EventType type = event.getType();
-    if (type != Event.EventType.NodeDeleted && type != Event.EventType.NodeDataChanged) {
+    Contender named = namedIn(path);
+    if (named != null) {
+      fired(named, event);
       return;
     }
+    // A grant handed off to another owner, or a contender gone from the map: look at them all.
     for (Contender c : contenders.values()) {
       if (path.equals(c.node) && c.granted) {
-        if (type == Event.EventType.NodeDeleted) {
-          lose(c, "was deleted while held, though its session lives: by an administrator or a client"
-              + " with the same credentials");
-        } else {
-          watch(c); // a semaphore holder's touch fired the watch: set it again
-        }
+        fired(c, event);
       }
+    }
+  }
+
+  /**
+   * The granted contender whose node is {@code path}, found by the owner in the node's name without
+   * looking at every contender (each of this client's own releases fires a watch), or null.
+   */
+  private @Nullable Contender namedIn(String path) {
+    String child = Nodes.child(path);
+    Contender c = holding(path, Nodes.ownerOf(child));
+    return c != null ? c : holding(path, Nodes.rwOwnerOf(child));
+  }
+
+  private @Nullable Contender holding(String path, @Nullable String owner) {
+    Contender c = owner == null ? null : contenders.get(owner);
+    return c != null && path.equals(c.node) && c.granted ? c : null;
+  }
+
+  private void fired(Contender c, WatchedEvent event) {
+    c.guarded.set(0); // a watch fires once: it is gone from the server
+    if (event.getType() == Event.EventType.NodeDeleted) {
+      lose(c, "was deleted while held, though its session lives: by an administrator or a client"
+          + " with the same credentials");
+    } else {
+      watch(c); // a semaphore holder's touch fired the watch: set it again
     }
   }
 
@@ -93,7 +144,9 @@ final class HeldNodes implements Watcher {
 
   /**
    * The renewal: the grants whose node is gone, or is not the one granted, or belongs to a session
-   * that ended. One round trip for the whole batch, bounded like every call.
+   * that ended. One round trip for the whole batch, bounded like every call: a sync, with an exists
+   * of each node whose watch is not known to be in place; a second one only for the nodes whose
+   * watch fired on a data change while the first was under way.
    */
   Set<Grant> renew(Collection<Grant> grants) {
     session.checkOpen();
@@ -124,14 +177,29 @@ final class HeldNodes implements Watcher {
         return ok; // a new session: the nodes went with the old one
       }
       CompletableFuture<Void> synced = zk.syncLater();
-      List<CompletableFuture<Stat>> stats = new ArrayList<>(held.size());
-      for (Contender c : held) {
-        stats.add(zk.existsLater(c.createdNode(), this)); // sets the watch again, should it have fired
+      Checks checks = new Checks();
+      for (int i = 0; i < ok.length; i++) {
+        Contender c = held.get(i);
+        if (c.guarded.get() != c.zxid) {
+          checks.add(zk, i, c);
+        }
       }
       zk.await(synced);
+      // Every event sent before the sync's answer has been handled: a watched node deleted before
+      // the sync is marked lost, and one whose watch fired on a data change is no longer watched.
+      Checks late = new Checks();
       for (int i = 0; i < ok.length; i++) {
-        ok[i] = sameNode(held.get(i), zk.await(stats.get(i)));
+        Contender c = held.get(i);
+        if (!checks.has(i) && !c.lost) {
+          if (c.guarded.get() == c.zxid) {
+            ok[i] = true;
+          } else {
+            late.add(zk, i, c); // its watch fired meanwhile: sent after the sync, so answered as of after it
+          }
+        }
       }
+      checks.settle(zk, ok);
+      late.settle(zk, ok);
       return ok;
     });
     for (int i = 0; i < alive.length; i++) {
@@ -143,8 +211,36 @@ final class HeldNodes implements Watcher {
     return gone;
   }
 
+  /** The exists requests of one round, sent together and awaited together. */
+  private final class Checks {
+    private final List<Integer> indexes = new ArrayList<>();
+    private final List<Contender> held = new ArrayList<>();
+    private final List<CompletableFuture<Stat>> stats = new ArrayList<>();
+    private final Set<Integer> sent = new HashSet<>();
+
+    /** Sends an exists of the node, which sets its watch again, marked in place on the answer. */
+    void add(Requests zk, int index, Contender c) {
+      long zxid = c.zxid;
+      indexes.add(index);
+      held.add(c);
+      sent.add(index);
+      stats.add(zk.existsLater(c.createdNode(), HeldNodes.this, stat -> watched(c, zxid, stat)));
+    }
+
+    boolean has(int index) {
+      return sent.contains(index);
+    }
+
+    /** Awaits the answers, setting {@code ok} for each node found as created. */
+    void settle(Requests zk, boolean[] ok) throws KeeperException {
+      for (int j = 0; j < stats.size(); j++) {
+        ok[indexes.get(j)] = sameNode(held.get(j), zk.await(stats.get(j)));
+      }
+    }
+  }
+
   /** True if {@code stat} is the contender's node as created: same creation and session. */
-  private static boolean sameNode(Contender c, Stat stat) {
+  private static boolean sameNode(Contender c, @Nullable Stat stat) {
     return stat != null && stat.getCzxid() == c.zxid && stat.getEphemeralOwner() == c.sessionId;
   }
 }

@@ -105,10 +105,42 @@ final class Requests {
     return existsAsync(zk, path, watcher);
   }
 
+  /**
+   * As {@link #existsLater(String, Watcher)}, giving the answer to {@code answered} first, on the
+   * event thread ({@link #existsAsync(ZooKeeper, String, Watcher, Answered)}).
+   */
+  CompletableFuture<Stat> existsLater(String path, Watcher watcher, Answered answered) {
+    return existsAsync(zk, path, watcher, answered);
+  }
+
   /** Sends an exists request without waiting: the answer's Stat, null for no node, or its error. */
   static CompletableFuture<Stat> existsAsync(ZooKeeper zk, String path, @Nullable Watcher watcher) {
+    return existsAsync(zk, path, watcher, stat -> { });
+  }
+
+  /** What to do with an exists answer on ZooKeeper's event thread; {@code stat} is null for no node. */
+  @FunctionalInterface
+  interface Answered {
+    void accept(@Nullable Stat stat);
+  }
+
+  /**
+   * Sends an exists request without waiting. Its answer (OK or no node) is given to {@code answered}
+   * on ZooKeeper's event thread, before the future completes: so in order with the session's watch
+   * events and other answers, as the client library dispatches them in the order they came.
+   */
+  static CompletableFuture<Stat> existsAsync(ZooKeeper zk, String path, @Nullable Watcher watcher, Answered answered) {
     CompletableFuture<Stat> f = new CompletableFuture<>();
-    zk.exists(path, watcher, (rc, p, ctx, stat) -> settle(f, rc == Code.NONODE.intValue() ? 0 : rc, p, stat), null);
+    zk.exists(path, watcher, (rc, p, ctx, stat) -> {
+      int code = rc == Code.NONODE.intValue() ? 0 : rc;
+      try {
+        if (code == 0) {
+          answered.accept(stat);
+        }
+      } finally {
+        settle(f, code, p, stat);
+      }
+    }, null);
     return f;
   }
 

@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * reconnect on a new session, reports them lost at once; waiters are woken to queue again on the
  * new session. Every reconnect is also passed on to the engine, which then
  * re-checks each hold at once rather than at its next renewal: while the connection was down a
- * node may have been deleted, and its watch event may never come (a watch set on a server that
- * died with the event undelivered).
+ * node may have been deleted, and the client sets its watch again on the new server, which fires
+ * it ahead of the answer to that re-check's sync; so the hold is reported lost then at the latest.
  */
 final class SessionStates {
   private final ZkSession session;

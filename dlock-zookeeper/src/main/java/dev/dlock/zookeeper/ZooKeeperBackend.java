@@ -232,8 +232,9 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
   // ---- leases
 
   /**
-   * One round trip for the whole batch: a sync and an exists of each grant's node, pipelined
-   * ({@link HeldNodes#renew}). {@code leaseTime} is not used: the session is the lease.
+   * One round trip for the whole batch: a sync, and an exists only of the nodes whose watch is not
+   * known to be in place, pipelined ({@link HeldNodes#renew}). {@code leaseTime} is not used: the
+   * session is the lease.
    */
   @Override
   public Set<Grant> renew(Collection<Grant> grants, Duration leaseTime) {
@@ -279,6 +280,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
     next.sessionId = c.sessionId;
     next.zxid = c.zxid;
     next.token = c.token + 1;
+    next.guarded = c.guarded; // the same node, under the one watch
     next.granted = true;
     contenders.put(owner, next);
     contenders.remove(c.owner, c);

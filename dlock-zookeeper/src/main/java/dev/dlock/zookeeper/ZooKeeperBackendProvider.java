@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>The lease.</b> A grant lasts as long as its node, which lasts as long as the session. The
  * client counts each hold valid for the negotiated session timeout from the send time of its last
- * successful renewal (a sync and an exists of each node, one round trip per batch), watches each
+ * successful renewal (one sync per batch, as the watch on each node reports its deletion), watches each
  * held node, and reports a hold lost at once when its node is deleted by anyone else.
  *
  * <p><b>Fixed leases.</b> {@code lock(name, leaseTime)} on ZooKeeper ends at its deadline by a

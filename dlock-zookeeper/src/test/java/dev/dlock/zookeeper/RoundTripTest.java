@@ -13,10 +13,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
@@ -41,7 +45,7 @@ class RoundTripTest {
   static final ZkServer server = new ZkServer(Duration.ofHours(1));
 
   /** A ZooKeeper handle that counts the requests it is asked to send, and the guard watches apart. */
-  static final class CountingZooKeeper extends ZooKeeper {
+  static class CountingZooKeeper extends ZooKeeper {
     final AtomicInteger requests;
     final AtomicInteger guards;
 
@@ -109,7 +113,11 @@ class RoundTripTest {
   }
 
   private static ZooKeeperBackend counting(AtomicInteger requests, AtomicInteger guards) {
-    return ZooKeeperBackendProvider.open(server.url(""), ZkServers.factory(
+    return counting("", requests, guards);
+  }
+
+  private static ZooKeeperBackend counting(String params, AtomicInteger requests, AtomicInteger guards) {
+    return ZooKeeperBackendProvider.open(server.url(params), ZkServers.factory(
         (connect, timeout, watcher, readOnly, config) ->
             new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards)));
   }
@@ -185,23 +193,111 @@ class RoundTripTest {
     }
   }
 
+  /**
+   * {@code n} exclusive grants on {@code backend}, one owner and one lock each, acquired from 16
+   * threads so that their requests share the round trips and the server's disk writes.
+   */
+  private static List<Grant> hold(ZooKeeperBackend backend, String prefix, int n) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(16);
+    try {
+      List<Future<Grant>> grants = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        String name = prefix + i;
+        String owner = prefix + ":" + i;
+        grants.add(threads.submit(() -> {
+          Attempt a = backend.tryAcquire(LockRequest.exclusive(name, owner, Duration.ofSeconds(5), false));
+          assertThat(a.isGranted()).as("the grant of %s", name).isTrue();
+          return new Grant(name, owner, a.token());
+        }));
+      }
+      List<Grant> held = new ArrayList<>();
+      for (Future<Grant> g : grants) {
+        held.add(g.get());
+      }
+      return held;
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
   @Test
-  void aRenewalOfManyGrantsSendsOneSyncAndOneExistsEachTogether() throws Exception {
+  void aRenewalOfAThousandWatchedGrantsSendsOnlyTheSync() throws Exception {
     AtomicInteger requests = new AtomicInteger();
     AtomicInteger guards = new AtomicInteger();
-    try (ZooKeeperBackend holder = counting(requests, guards)) {
+    // A loaded machine may take more than the default 2 s to write a thousand creates.
+    try (ZooKeeperBackend holder = counting("connectTimeout=30s", requests, guards)) {
       holder.start(new RecordingContext("renewer"));
-      List<Grant> grants = new ArrayList<>();
-      for (int i = 0; i < 5; i++) {
-        Attempt a = holder.tryAcquire(LockRequest.exclusive("renewed-" + i, "renewer:" + i, Duration.ofSeconds(5), false));
-        grants.add(new Grant("renewed-" + i, "renewer:" + i, a.token()));
-      }
+      List<Grant> grants = hold(holder, "renewed-", 1_000);
       int before = requests.get();
       int guardsBefore = guards.get();
       assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone").isEmpty();
       assertThat(requests.get() - before).as("the sync").isEqualTo(1);
-      assertThat(guards.get() - guardsBefore).as("an exists per grant, each setting its watch again").isEqualTo(5);
+      // The watches sent at the grants are answered before the sync is: the next round trusts them all.
+      assertThat(guards.get() - guardsBefore).as("exists of nodes whose watch was not yet answered")
+          .isLessThanOrEqualTo(grants.size());
+      before = requests.get();
+      guardsBefore = guards.get();
+      assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone, second round").isEmpty();
+      assertThat(requests.get() - before).as("the sync, second round").isEqualTo(1);
+      assertThat(guards.get() - guardsBefore).as("exists, second round").isZero();
     }
+  }
+
+  @Test
+  void aWatchedNodeDeletedBeforeTheRenewalIsFoundGoneBehindTheSyncAlone() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    AtomicInteger guards = new AtomicInteger();
+    RecordingContext context = new RecordingContext("renewer");
+    try (ZooKeeperBackend holder = counting(requests, guards); ZooKeeper raw = server.rawClient()) {
+      holder.start(context);
+      List<Grant> grants = hold(holder, "watched-", 3);
+      assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone, before the deletion").isEmpty();
+      delete(raw, holder, grants.get(1));
+      int before = requests.get();
+      int guardsBefore = guards.get();
+      assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone").containsExactly(grants.get(1));
+      assertThat(requests.get() - before).as("the sync").isEqualTo(1);
+      assertThat(guards.get() - guardsBefore).as("exists").isZero();
+      assertThat(context.nextLoss(Duration.ofSeconds(10))).as("the loss the watch reported").isEqualTo(grants.get(1));
+    }
+  }
+
+  @Test
+  void aNodeWhoseWatchFailedToBeSetIsCheckedByTheNextRenewal() throws Exception {
+    AtomicInteger requests = new AtomicInteger();
+    AtomicInteger guards = new AtomicInteger();
+    AtomicInteger failing = new AtomicInteger(2); // the watches of the two grants below
+    ZooKeeperBackend backend = ZooKeeperBackendProvider.open(server.url(""), ZkServers.factory(
+        (connect, timeout, watcher, readOnly, config) ->
+            new CountingZooKeeper(connect, timeout, watcher, readOnly, config, requests, guards) {
+              @Override
+              public void exists(String path, Watcher w, AsyncCallback.StatCallback cb, Object ctx) {
+                if (w instanceof HeldNodes && failing.getAndDecrement() > 0) {
+                  cb.processResult(KeeperException.Code.CONNECTIONLOSS.intValue(), path, ctx, null);
+                } else {
+                  super.exists(path, w, cb, ctx);
+                }
+              }
+            }));
+    try (ZooKeeperBackend holder = backend; ZooKeeper raw = server.rawClient()) {
+      holder.start(new RecordingContext("renewer"));
+      List<Grant> grants = hold(holder, "unwatched-", 2);
+      delete(raw, holder, grants.get(0)); // no watch on it: no event comes
+      int guardsBefore = guards.get();
+      assertThat(holder.renew(grants, Duration.ofSeconds(5))).as("grants gone").containsExactly(grants.get(0));
+      assertThat(guards.get() - guardsBefore).as("an exists of each node without a watch").isEqualTo(2);
+      guardsBefore = guards.get();
+      assertThat(holder.renew(grants.subList(1, 2), Duration.ofSeconds(5))).as("grants gone, second round").isEmpty();
+      assertThat(guards.get() - guardsBefore).as("exists, once the renewal's exists set the watch").isZero();
+    }
+  }
+
+  /** Deletes the node of {@code g}, the only one in its lock's directory, from outside. */
+  private static void delete(ZooKeeper raw, ZooKeeperBackend holder, Grant g) throws Exception {
+    String dir = holder.nodes().dir(g.name());
+    List<String> nodes = raw.getChildren(dir, false);
+    assertThat(nodes).as("the nodes of %s", g.name()).hasSize(1);
+    raw.delete(dir + "/" + nodes.get(0), -1);
   }
 
   @Test
@@ -293,6 +389,7 @@ class RoundTripTest {
       Attempt held = holder.tryAcquire(LockRequest.exclusive("pass", "holder:1", Duration.ofSeconds(5), false));
       assertThat(other.tryAcquire(LockRequest.exclusive("pass", "other:1", Duration.ofSeconds(5), true)).isGranted()).isFalse();
       Grant first = new Grant("pass", "holder:1", held.token());
+      assertThat(holder.renew(List.of(first), Duration.ofSeconds(5))).as("renewal before the hand-offs").isEmpty();
       int before = requests.get();
       int guardsBefore = guards.get();
       Attempt passed = holder.handOff(first, "holder:2", Duration.ofSeconds(5));
@@ -316,7 +413,10 @@ class RoundTripTest {
         last = new Grant("pass", "holder:" + i, again.token());
       }
       assertThat(otherContext.pendingWakeUps()).as("wake-ups of the waiter behind").isEmpty();
+      guardsBefore = guards.get();
       assertThat(holder.renew(List.of(last), Duration.ofSeconds(5))).as("renewal of the last grant").isEmpty();
+      assertThat(guards.get() - guardsBefore).as("exists: the node's watch, known in place, serves the new owner")
+          .isZero();
       assertThat(holder.release(last)).isTrue();
       assertThat(otherContext.nextWakeUp(Duration.ofSeconds(10))).isEqualTo("pass");
       Attempt theirs = other.tryAcquire(LockRequest.exclusive("pass", "other:1", Duration.ofSeconds(5), true));
