@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * PostgreSQL. Why these statements: an upsert whose DO UPDATE carries the expiry test grants a free
  * or expired lock and increments its token in one statement (a row locked by a concurrent grant
- * is re-checked once the lock is released, so two grants never both succeed); renewal passes all
- * grants as three arrays and gets back the rows it extended; waking the next waiter deletes its
+ * is re-checked once the lock is released, so two grants never both succeed); renewal passes a
+ * chunk of grants as three arrays, joined to the table by its primary key, and gets back the rows
+ * it extended; waking the next waiter deletes its
  * queue row and NOTIFYs its client's inbox channel with the lock name in the release's own
  * transaction, so the notice goes out only once its delete is committed; a release and its look
  * at the queue travel together in one round trip.
@@ -144,7 +145,7 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
-  Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+  Set<Grant> renewChunk(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
     return renewByArrays(c, renew, grants, leaseMicros, "text", "bigint");
   }
 }

@@ -4,11 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import static dev.dlock.jdbc.TestDatabase.SECRET;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dlock.LeaseLostException;
+import dev.dlock.LockClient;
+import dev.dlock.LockListener;
+import dev.dlock.internal.Abandonable;
+import dev.dlock.spi.Grant;
+import dev.dlock.testkit.VirtualTime;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,6 +79,53 @@ class PostgresBackendTest extends LeaseBackendCases {
     ds.setUser("app");
     ds.setPassword(works ? SECRET : SECRET + "-wrong");
     return ds;
+  }
+
+  /**
+   * A round of 2,500 leases taken with acquire() sends three statements (chunks of
+   * {@link Dialect#RENEW_CHUNK} on one connection), and a row stolen past the first chunk costs
+   * that one lease only.
+   */
+  @Test
+  void aRoundOfThousandsOfLeasesSendsAStatementPerChunkAndLosesOnlyTheStolenOne() throws Exception {
+    int leases = 2_500;
+    Duration lease = Duration.ofMinutes(5); // by the database clock too, so no row expires meanwhile
+    VirtualTime time = new VirtualTime();
+    CountingDataSource counting = new CountingDataSource();
+    List<String> lost = new CopyOnWriteArrayList<>();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(db().url());
+    config.setMaximumPoolSize(2);
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      RenewCalls calls = new RenewCalls(JdbcLockBackend.builder().dataSource(counting.wrap(pool)).build());
+      LockClient client = LockClient.builder().backend(calls.backend()).ticker(time.ticker())
+          .scheduler(time.scheduler()).leaseTime(lease).listener(new LockListener() {
+            @Override
+            public void lost(String name, long token, LeaseLostException reason) {
+              lost.add(name);
+            }
+          }).build();
+      try {
+        String prefix = name() + "-";
+        for (int i = 0; i < leases; i++) {
+          client.lock(prefix + i).acquire();
+        }
+        long before = counting.statements();
+        time.advance(lease.dividedBy(3));
+        assertThat(calls.last()).hasSize(leases);
+        assertThat(counting.statements() - before).as("statements of one round of %d leases", leases)
+            .isEqualTo(3);
+        assertThat(lost).isEmpty();
+
+        Grant stolen = calls.last().get(1_500);
+        db().execute("UPDATE dlock_locks SET owner = 'thief' WHERE name = '" + stolen.name() + "'");
+        time.advance(lease.dividedBy(3));
+        assertThat(calls.last().indexOf(stolen)).as("its place in the round").isGreaterThanOrEqualTo(Dialect.RENEW_CHUNK);
+        assertThat(lost).containsExactly(stolen.name());
+      } finally {
+        ((Abandonable) client).abandon(); // releasing 2,500 leases one by one would double the test's time
+      }
+    }
   }
 
   /** {@link Database#run} against a real deadlock, whose victim each side's deadlock_timeout picks. */
