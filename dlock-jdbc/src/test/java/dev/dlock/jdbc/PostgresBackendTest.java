@@ -11,8 +11,11 @@ import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.internal.Abandonable;
 import dev.dlock.spi.Grant;
+import dev.dlock.testkit.RecordingContext;
 import dev.dlock.testkit.VirtualTime;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -126,6 +129,40 @@ class PostgresBackendTest extends LeaseBackendCases {
         ((Abandonable) client).abandon(); // releasing 2,500 leases one by one would double the test's time
       }
     }
+  }
+
+  /**
+   * The renewal statement looks each grant of a full chunk up by the primary key. Told that an
+   * array holds 1,000 elements, PostgreSQL would rather hash the whole table, once per chunk.
+   */
+  @Test
+  void renewalFindsEachGrantOfAChunkByThePrimaryKey() throws SQLException {
+    backend(new RecordingContext("a")); // makes the tables
+    server.execute("INSERT INTO dlock_locks (name, owner, token) SELECT 'plan-' || i, 'o', i"
+        + " FROM generate_series(1, 5000) i", "ANALYZE dlock_locks");
+    Object[] names = new Object[Dialect.RENEW_CHUNK];
+    Object[] owners = new Object[names.length];
+    Object[] tokens = new Object[names.length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "plan-" + (i + 1);
+      owners[i] = "o";
+      tokens[i] = (long) i + 1;
+    }
+    StringBuilder plan = new StringBuilder();
+    try (Connection c = server.dataSource().getConnection(); PreparedStatement ps =
+        c.prepareStatement("EXPLAIN " + new PostgresDialect("dlock_locks", 0).renewStatement())) {
+      ps.setLong(1, 1_000_000);
+      ps.setArray(2, c.createArrayOf("text", names));
+      ps.setArray(3, c.createArrayOf("text", owners));
+      ps.setArray(4, c.createArrayOf("bigint", tokens));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          plan.append(rs.getString(1)).append('\n');
+        }
+      }
+    }
+    assertThat(plan.toString()).contains("Index Scan using dlock_locks_pkey")
+        .doesNotContain("Seq Scan on dlock_locks");
   }
 
   /** {@link Database#run} against a real deadlock, whose victim each side's deadlock_timeout picks. */
