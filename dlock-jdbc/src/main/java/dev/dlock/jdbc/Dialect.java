@@ -181,7 +181,10 @@ abstract class Dialect {
     return renewed;
   }
 
-  /** {@link #renew} in one statement (MariaDB: two when some are not extended); at most {@link #RENEW_CHUNK}. */
+  /**
+   * {@link #renew} for at most {@link #RENEW_CHUNK} grants, in one statement (MariaDB: two when
+   * some are not extended).
+   */
   abstract Set<Grant> renewChunk(Connection c, List<Grant> grants, long leaseMicros) throws SQLException;
 
   /** The "held" answer: the holder and its time left by the database clock. */

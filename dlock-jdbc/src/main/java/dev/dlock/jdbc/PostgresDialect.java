@@ -14,10 +14,9 @@ import org.jspecify.annotations.Nullable;
  * or expired lock and increments its token in one statement (a row locked by a concurrent grant
  * is re-checked once the lock is released, so two grants never both succeed); renewal passes a
  * chunk of grants as three arrays, joined to the table by its primary key, and gets back the rows
- * it extended; waking the next waiter deletes its
- * queue row and NOTIFYs its client's inbox channel with the lock name in the release's own
- * transaction, so the notice goes out only once its delete is committed; a release and its look
- * at the queue travel together in one round trip.
+ * it extended; waking the next waiter deletes its queue row and NOTIFYs its client's inbox channel
+ * with the lock name in the release's own transaction, so the notice goes out only once its
+ * delete is committed; a release and its look at the queue travel together in one round trip.
  */
 final class PostgresDialect extends Dialect {
   /** EXTRACT gives numeric (exact) from PostgreSQL 14, double precision (within 1 µs) before. */
