@@ -13,10 +13,10 @@ import org.jspecify.annotations.Nullable;
  * and increments the token in one statement, and wrapping it in FINAL TABLE returns the token in
  * the same round trip. H2 re-checks a row's condition after waiting for its lock, so two grants
  * cannot both pass; two first-ever grants of a name race on the primary key, and the loser reads
- * as "held". Renewal passes the grants as three arrays and reads back the rows it extended. H2
- * cannot notify a client: waking the next waiter deletes its queue row, which that client's inbox
- * poller notices; the delete returns the row's inbox, which the releaser rings in this JVM (see
- * {@link LocalBell}).
+ * as "held". Renewal merges a chunk of grants, passed as three arrays, into the rows they match
+ * and reads back the rows it extended. H2 cannot notify a client: waking the next waiter deletes
+ * its queue row, which that client's inbox poller notices; the delete returns the row's inbox,
+ * which the releaser rings in this JVM (see {@link LocalBell}).
  */
 final class H2Dialect extends Dialect {
   private static final String MICROS =
@@ -47,13 +47,17 @@ final class H2Dialect extends Dialect {
       SELECT owner, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
       FROM {table} WHERE name = ?""";
 
+  // A MERGE, as its ON clause looks each grant up by the primary key; an UPDATE whose WHERE holds
+  // (name, owner, token) IN (SELECT ... UNNEST ...) scans the whole table for each grant.
   private static final String RENEW = """
       SELECT name, owner, token FROM FINAL TABLE (
-        UPDATE {table} SET expires_at = DATEADD(MICROSECOND, ?, CURRENT_TIMESTAMP)
-        WHERE (name, owner, token) IN (
-            SELECT * FROM UNNEST(CAST(? AS VARCHAR ARRAY), CAST(? AS VARCHAR ARRAY),
-                                 CAST(? AS BIGINT ARRAY)))
-          AND expires_at > CURRENT_TIMESTAMP)""";
+        MERGE INTO {table} AS l
+        USING (SELECT CAST(? AS BIGINT), u.* FROM UNNEST(CAST(? AS VARCHAR ARRAY),
+            CAST(? AS VARCHAR ARRAY), CAST(? AS BIGINT ARRAY)) AS u(name, owner, token))
+          AS g(micros, name, owner, token)
+        ON l.name = g.name AND l.owner = g.owner AND l.token = g.token
+        WHEN MATCHED AND l.expires_at > CURRENT_TIMESTAMP THEN UPDATE
+          SET expires_at = DATEADD(MICROSECOND, g.micros, CURRENT_TIMESTAMP))""";
 
   private static final String INSPECT = """
       SELECT name, owner, token, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
@@ -152,7 +156,7 @@ final class H2Dialect extends Dialect {
   }
 
   @Override
-  Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+  Set<Grant> renewChunk(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
     return renewByArrays(c, renew, grants, leaseMicros, "VARCHAR", "BIGINT");
   }
 }

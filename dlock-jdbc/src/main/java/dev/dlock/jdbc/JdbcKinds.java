@@ -346,8 +346,8 @@ final class JdbcKinds {
   }
 
   /**
-   * Extends the leases of {@code grants}, all of these kinds, in the one statement the dialect
-   * renews exclusive leases with, run on the holders table; returns those extended.
+   * Extends the leases of {@code grants}, all of these kinds, with the statements the dialect
+   * renews exclusive leases with (one per chunk), run on the holders table; returns those extended.
    */
   Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
     Set<Grant> extended = new HashSet<>();

@@ -19,8 +19,9 @@ import org.jspecify.annotations.Nullable;
  * UPDATE instead, whose WHERE holds the expiry test and whose assignments read no other assigned
  * column; it hands the new token back through LAST_INSERT_ID(expr), which the driver reports as
  * the statement's generated key. Only a name seen for the first time is INSERTed, and of two
- * first INSERTs the primary key lets one win. Renewal sends all grants as one JSON array joined
- * through JSON_TABLE, as neither database has array parameters. Neither can notify a client
+ * first INSERTs the primary key lets one win. Renewal sends a chunk of grants as one JSON array
+ * joined through JSON_TABLE (each looked up by the primary key), as neither database has array
+ * parameters. Neither can notify a client
  * either: waking the next waiter deletes its queue row, which that client's inbox poller notices;
  * on MariaDB the delete returns the row's inbox, whose sleep the releaser then ends (see
  * {@link MariaDbBell}). MySQL has no DELETE ... RETURNING, so its waiters wait for their rounds.
@@ -202,7 +203,7 @@ final class MariaDbDialect extends Dialect {
   }
 
   @Override
-  Set<Grant> renew(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+  Set<Grant> renewChunk(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
     String json = json(grants);
     int updated;
     try (PreparedStatement ps = prepare(c, renew)) {

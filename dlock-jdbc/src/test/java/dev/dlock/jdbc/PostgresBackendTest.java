@@ -4,11 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import static dev.dlock.jdbc.TestDatabase.SECRET;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dlock.LeaseLostException;
+import dev.dlock.LockClient;
+import dev.dlock.LockListener;
+import dev.dlock.internal.Abandonable;
+import dev.dlock.spi.Grant;
+import dev.dlock.testkit.RecordingContext;
+import dev.dlock.testkit.VirtualTime;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,6 +82,87 @@ class PostgresBackendTest extends LeaseBackendCases {
     ds.setUser("app");
     ds.setPassword(works ? SECRET : SECRET + "-wrong");
     return ds;
+  }
+
+  /**
+   * A round of 2,500 leases taken with acquire() sends three statements (chunks of
+   * {@link Dialect#RENEW_CHUNK} on one connection), and a row stolen past the first chunk costs
+   * that one lease only.
+   */
+  @Test
+  void aRoundOfThousandsOfLeasesSendsAStatementPerChunkAndLosesOnlyTheStolenOne() throws Exception {
+    int leases = 2_500;
+    Duration lease = Duration.ofMinutes(5); // by the database clock too, so no row expires meanwhile
+    VirtualTime time = new VirtualTime();
+    CountingDataSource counting = new CountingDataSource();
+    List<String> lost = new CopyOnWriteArrayList<>();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(db().url());
+    config.setMaximumPoolSize(2);
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      RenewCalls calls = new RenewCalls(JdbcLockBackend.builder().dataSource(counting.wrap(pool)).build());
+      LockClient client = LockClient.builder().backend(calls.backend()).ticker(time.ticker())
+          .scheduler(time.scheduler()).leaseTime(lease).listener(new LockListener() {
+            @Override
+            public void lost(String name, long token, LeaseLostException reason) {
+              lost.add(name);
+            }
+          }).build();
+      try {
+        String prefix = name() + "-";
+        for (int i = 0; i < leases; i++) {
+          client.lock(prefix + i).acquire();
+        }
+        long before = counting.statements();
+        time.advance(lease.dividedBy(3));
+        assertThat(calls.last()).hasSize(leases);
+        assertThat(counting.statements() - before).as("statements of one round of %d leases", leases)
+            .isEqualTo(3);
+        assertThat(lost).isEmpty();
+
+        Grant stolen = calls.last().get(1_500);
+        db().execute("UPDATE dlock_locks SET owner = 'thief' WHERE name = '" + stolen.name() + "'");
+        time.advance(lease.dividedBy(3));
+        assertThat(calls.last().indexOf(stolen)).as("its place in the round").isGreaterThanOrEqualTo(Dialect.RENEW_CHUNK);
+        assertThat(lost).containsExactly(stolen.name());
+      } finally {
+        ((Abandonable) client).abandon(); // releasing 2,500 leases one by one would double the test's time
+      }
+    }
+  }
+
+  /**
+   * The renewal statement looks each grant of a full chunk up by the primary key. Told that an
+   * array holds 1,000 elements, PostgreSQL would rather hash the whole table, once per chunk.
+   */
+  @Test
+  void renewalFindsEachGrantOfAChunkByThePrimaryKey() throws SQLException {
+    backend(new RecordingContext("a")); // makes the tables
+    server.execute("INSERT INTO dlock_locks (name, owner, token) SELECT 'plan-' || i, 'o', i"
+        + " FROM generate_series(1, 5000) i", "ANALYZE dlock_locks");
+    Object[] names = new Object[Dialect.RENEW_CHUNK];
+    Object[] owners = new Object[names.length];
+    Object[] tokens = new Object[names.length];
+    for (int i = 0; i < names.length; i++) {
+      names[i] = "plan-" + (i + 1);
+      owners[i] = "o";
+      tokens[i] = (long) i + 1;
+    }
+    StringBuilder plan = new StringBuilder();
+    try (Connection c = server.dataSource().getConnection(); PreparedStatement ps =
+        c.prepareStatement("EXPLAIN " + new PostgresDialect("dlock_locks", 0).renewStatement())) {
+      ps.setLong(1, 1_000_000);
+      ps.setArray(2, c.createArrayOf("text", names));
+      ps.setArray(3, c.createArrayOf("text", owners));
+      ps.setArray(4, c.createArrayOf("bigint", tokens));
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          plan.append(rs.getString(1)).append('\n');
+        }
+      }
+    }
+    assertThat(plan.toString()).contains("Index Scan using dlock_locks_pkey")
+        .doesNotContain("Seq Scan on dlock_locks");
   }
 
   /** {@link Database#run} against a real deadlock, whose victim each side's deadlock_timeout picks. */
