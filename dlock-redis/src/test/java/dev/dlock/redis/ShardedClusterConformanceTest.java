@@ -113,10 +113,11 @@ class ShardedClusterConformanceTest {
         admin.shutdown();
       }
       RedisClient node = RedisClient.create(RedisURI.create("127.0.0.1", master.getUri().getPort()));
+      Counter events = new Counter();
       try (StatefulRedisConnection<String, String> stats = node.connect();
           LockClient holder = builder("prefix=sharded-n:").build();
           LockClient waiter = builder("prefix=sharded-n:").leaseTime(Duration.ofSeconds(30))
-              .listener(new Counter()).build()) {
+              .listener(events).build()) {
         Lease held = holder.lock(name).acquire();
         stats.sync().configResetstat();
         CountDownLatch granted = new CountDownLatch(1);
@@ -128,7 +129,9 @@ class ShardedClusterConformanceTest {
           }
         });
         t.start();
-        // The waiter queues: its client subscribes to its channel in the slot, on this master.
+        // The waiter queues (its refused try is in), and its client subscribes to its channel in
+        // the slot, on this master: the subscription alone may come before the try.
+        assertThat(events.await("waited", 1, Duration.ofSeconds(10))).as("the waiter waited").isTrue();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!stats.sync().info("commandstats").contains("cmdstat_ssubscribe")) {
           assertThat(System.nanoTime()).as("the waiter subscribed within 10 s").isLessThan(deadline);
