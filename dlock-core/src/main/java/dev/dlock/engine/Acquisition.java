@@ -1,5 +1,7 @@
 package dev.dlock.engine;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.dlock.LockTimeoutException;
 import dev.dlock.internal.CallTimeout;
 import dev.dlock.spi.Attempt;
@@ -87,7 +89,9 @@ final class Acquisition {
         return h;
       }
       if (pass != NameState.GATE) {
-        h = install(st, pass.grant().owner(), pass.attempt(), pass.sentAt());
+        Hold from = pass.from();
+        Attempt a = pass.attempt();
+        h = from != null ? takeTurn(st, from) : install(st, pass.grant().owner(), requireNonNull(a), pass.sentAt());
         keepRef = true;
         return h;
       }
@@ -226,6 +230,23 @@ final class Acquisition {
     st.install(h);
     track(h);
     ctx.events.acquired(name, a.token(), Duration.ofNanos(ctx.ticker.read() - start));
+    return h;
+  }
+
+  /**
+   * Takes the next turn on {@code from}'s backend grant, handed within the client: the next token,
+   * no longer valid than {@code from}, renewed on {@code from}'s schedule rather than at once.
+   */
+  private Hold takeTurn(NameState st, Hold from) {
+    Hold h = new Hold(ctx, renewer, st, from.grant, from.handOffs + 1, spec, ctx.ticker.read(), from.validUntil,
+        from.fixedEnd);
+    from.passTo(h);
+    st.install(h);
+    if (ctx.names.isClosed()) {
+      track(h); // releases the grant and throws
+    }
+    renewer.addTurn(h);
+    ctx.events.acquired(name, h.token, Duration.ofNanos(ctx.ticker.read() - start));
     return h;
   }
 

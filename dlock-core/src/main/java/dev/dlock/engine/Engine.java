@@ -17,6 +17,7 @@ import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockKind;
+import dev.dlock.spi.SpareTokens;
 import dev.dlock.spi.Ticker;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -108,7 +109,8 @@ public final class Engine implements LockClient, Abandonable {
       Release[] releases = new Release[1];
       this.renewer = new Renewer(backend, ticker, events, scheduler, rounds, leaseTime,
           backend.sessionLease().orElse(null), h -> releases[0].abandoned(h));
-      this.release = releases[0] = new Release(ctx, renewer, backend instanceof HandsOff h ? h : null);
+      int spare = backend instanceof SpareTokens s ? Math.max(0, s.spareTokens()) : 0;
+      this.release = releases[0] = new Release(ctx, renewer, backend instanceof HandsOff h ? h : null, spare);
     } catch (RuntimeException e) {
       stopThreads();
       closeQuietly(backend);
@@ -299,7 +301,7 @@ public final class Engine implements LockClient, Abandonable {
         st.remove(h);
         names.exit(st);
         h.markLost(new LeaseLostException(String.format("lock '%s' (token %d, owner %s) is no longer held:"
-            + " client %s was %s", h.name(), h.grant.token(), h.grant.owner(), id,
+            + " client %s was %s", h.name(), h.token, h.grant.owner(), id,
             release ? "closed" : "abandoned")), true);
         if (release) {
           cleanup.releaseNow(h.grant);

@@ -13,16 +13,26 @@ import java.util.concurrent.ScheduledFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One grant from the backend as this client holds it: the token, the validity on the client's
- * ticker, the reentrant hold count and the loss signal. All lease handles and Lock-view holds of one
- * grant share it. Its small state machine (held, lost, ended) is guarded by its monitor, never
- * while doing I/O; validity is volatile because the renewal thread moves it.
+ * One holder's turn on a grant from the backend: the token, the validity on the client's ticker,
+ * the reentrant hold count and the loss signal. All lease handles and Lock-view holds of one turn
+ * share it. {@code grant} is the backend's grant, what renew and release send; {@code token} is what
+ * the user sees. They differ after a hand-off within the client on a backend with spare tokens
+ * ({@link dev.dlock.spi.SpareTokens}): the backend grant stays, and each turn after it gets the
+ * next token ({@code handOffs} counts them), with the old turn's validity; the old turn then points
+ * at the new one ({@link #passTo}), so a renewal or loss that answers late for the old turn still
+ * reaches the current one. Its small state machine (held, lost, ended) is guarded by its monitor,
+ * never while doing I/O; validity is volatile because the renewal thread moves it.
  */
 final class Hold {
   private final EngineContext ctx;
   private final Renewer renewer;
   final NameState state;
+  /** The grant as the backend knows it. */
   final Grant grant;
+  /** The fencing token the user sees: the grant's, plus {@code handOffs}. */
+  final long token;
+  /** Hand-offs within the client in a row since the backend made {@code grant}. */
+  final int handOffs;
   final Spec spec;
   final Thread thread;
   final boolean renewed;
@@ -32,6 +42,8 @@ final class Hold {
   final CompletableFuture<LeaseLostException> lostSignal = new CompletableFuture<>();
   volatile long validUntil;
   volatile @Nullable ScheduledFuture<?> expiryCheck;
+  /** The turn this one was handed to within the client, if any. */
+  private volatile @Nullable Hold next;
 
   private int count = 1;
   private int handles;
@@ -40,10 +52,18 @@ final class Hold {
 
   Hold(EngineContext ctx, Renewer renewer, NameState state, Grant grant, Spec spec, long acquiredAt,
       long validUntil, long fixedEnd) {
+    this(ctx, renewer, state, grant, 0, spec, acquiredAt, validUntil, fixedEnd);
+  }
+
+  /** A turn {@code handOffs} hand-offs after the backend's grant. */
+  Hold(EngineContext ctx, Renewer renewer, NameState state, Grant grant, int handOffs, Spec spec,
+      long acquiredAt, long validUntil, long fixedEnd) {
     this.ctx = ctx;
     this.renewer = renewer;
     this.state = state;
     this.grant = grant;
+    this.handOffs = handOffs;
+    this.token = grant.token() + handOffs;
     this.spec = spec;
     this.thread = Thread.currentThread();
     this.renewed = spec.renew();
@@ -92,7 +112,7 @@ final class Hold {
       return null;
     }
     long left = validUntil - now;
-    return new HeldLock(name(), grant.kind(), grant.token(), Duration.ofNanos(Math.max(0, left)), count,
+    return new HeldLock(name(), grant.kind(), token, Duration.ofNanos(Math.max(0, left)), count,
         handles > 0 ? HeldLock.HANDLE : thread.getName());
   }
 
@@ -147,7 +167,7 @@ final class Hold {
     if (check != null) {
       check.cancel(false);
     }
-    ctx.events.lost(name(), grant.token(), reason);
+    ctx.events.lost(name(), token, reason);
     lostSignal.complete(reason);
     return true;
   }
@@ -155,12 +175,30 @@ final class Hold {
   /** The backend says this owner no longer holds the grant. */
   @SuppressWarnings("NullAway") // dlock builds every loss with a message
   void markGone(LockBackend backend) {
+    Hold n = next;
+    if (n != null) {
+      n.markGone(backend);
+    }
     markLost(new NotOwnerException(lostException("the backend reports it no longer held by"
         + " this owner (" + backend.describe() + ")").getMessage()), false);
   }
 
+  /**
+   * Makes {@code to}, the next turn on the same backend grant, the one that later renewals and
+   * losses of this turn reach, and gives it this turn's validity, read after the link is set so
+   * that a renewal that lands meanwhile is not missed.
+   */
+  void passTo(Hold to) {
+    next = to;
+    to.extendTo(validUntil);
+  }
+
   /** Moves validity forward after a renewal, never backward, and never past a fixed lease's end. */
   void extendTo(long newValidUntil) {
+    Hold n = next;
+    if (n != null) {
+      n.extendTo(newValidUntil);
+    }
     if (loss() != null) {
       return; // a renewal that answered after the deadline does not bring a lost lease back
     }
@@ -205,7 +243,7 @@ final class Hold {
   LeaseLostException lostException(String why) {
     return new LeaseLostException(String.format(
         "lease on lock '%s' (token %d, owner %s) was lost %s after it was granted: %s",
-        name(), grant.token(), grant.owner(), Durations.formatNanos(ctx.ticker.read() - acquiredAt), why),
+        name(), token, grant.owner(), Durations.formatNanos(ctx.ticker.read() - acquiredAt), why),
         renewer.lastFailure());
   }
 
@@ -221,7 +259,7 @@ final class Hold {
         throw copyOfLoss();
       }
       throw new LeaseLostException(String.format("lease on lock '%s' (token %d, owner %s) was released",
-          name(), grant.token(), grant.owner()));
+          name(), token, grant.owner()));
     }
   }
 

@@ -28,7 +28,7 @@ final class LeaseHandle implements Lease {
 
   @Override
   public long token() {
-    return hold.grant.token();
+    return hold.token;
   }
 
   @Override

@@ -39,13 +39,15 @@ final class NameState {
 
   /** What {@link #enterGate} returns when the thread entered the gate, rather than a handed grant. */
   @SuppressWarnings("NullAway") // a sentinel compared by identity; its fields are never read
-  static final Handed GATE = new Handed(null, null, null, 0);
+  static final Handed GATE = new Handed(null, null, null, 0, null);
 
   /**
    * A grant a releasing thread passed on, for a thread queued at the gate with an equal spec.
    * {@code sentAt}: when the hand-off was sent, on the engine's ticker; validity counts from there.
+   * Either {@code attempt} is the backend's new grant, or {@code from} is the releaser's turn, whose
+   * backend grant the taker keeps (a hand-off within the client, with no backend call).
    */
-  record Handed(Spec spec, Grant grant, Attempt attempt, long sentAt) {}
+  record Handed(Spec spec, Grant grant, @Nullable Attempt attempt, long sentAt, @Nullable Hold from) {}
 
   /** A thread queued at the gate; compared by identity. */
   private static final class Waiter {
@@ -188,12 +190,13 @@ final class NameState {
 
   /**
    * A releasing thread asks to hand its grant on: true if a thread with an equal spec waits at the
-   * gate and the streak allows it; it must then call {@link #handOver} or {@link #cancelHandOff}.
+   * gate and fewer than {@code maxStreak} hand-offs were made in a row; it must then call
+   * {@link #handOver} or {@link #cancelHandOff}.
    */
-  boolean reserveHandOff(Spec spec) {
+  boolean reserveHandOff(Spec spec, int maxStreak) {
     mu.lock();
     try {
-      if (closed || handing || handed != null || streak >= MAX_STREAK || !awaited(spec)) {
+      if (closed || handing || handed != null || streak >= maxStreak || !awaited(spec)) {
         return false;
       }
       handing = true;

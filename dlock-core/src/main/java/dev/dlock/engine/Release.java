@@ -7,6 +7,7 @@ import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockKind;
+import dev.dlock.spi.SpareTokens;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -14,9 +15,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The release path, the twin of {@link Acquisition}: drops one hold, and after the last one either
- * hands the grant to a thread of this client queued for it (one backend call instead of a release,
- * a notification and an acquire) or releases it at the backend; then tells the listeners, and the
- * holder if the lease had been lost meanwhile.
+ * hands the grant to a thread of this client queued for it or releases it at the backend; then
+ * tells the listeners, and the holder if the lease had been lost meanwhile. A hand-off costs no
+ * backend call where the backend leaves tokens spare ({@link SpareTokens}): the grant stays the
+ * backend's, and the next holder gets the next spare token; else one call ({@link HandsOff})
+ * instead of a release, a notification and an acquire.
  */
 final class Release {
   private static final Logger log = LoggerFactory.getLogger(Release.class);
@@ -24,12 +27,18 @@ final class Release {
   private final EngineContext ctx;
   private final Renewer renewer;
   private final @Nullable HandsOff handsOff;
+  private final int spareTokens;
 
-  /** {@code handsOff}: the backend's hand-off, or null if it has none. */
-  Release(EngineContext ctx, Renewer renewer, @Nullable HandsOff handsOff) {
+  /**
+   * {@code handsOff}: the backend's hand-off, or null if it has none; {@code spareTokens}: the
+   * tokens the backend leaves spare after an exclusive grant, 0 if none (then {@code handsOff} is
+   * used).
+   */
+  Release(EngineContext ctx, Renewer renewer, @Nullable HandsOff handsOff, int spareTokens) {
     this.ctx = ctx;
     this.renewer = renewer;
     this.handsOff = handsOff;
+    this.spareTokens = spareTokens;
   }
 
   /** Drops one hold; releases at the backend after the last. False if the hold had ended. */
@@ -61,7 +70,7 @@ final class Release {
     if (!h.endAll()) {
       return;
     }
-    ctx.events.abandoned(h.name(), h.grant.token(), h.thread.getName());
+    ctx.events.abandoned(h.name(), h.token, h.thread.getName());
     try {
       finish(h);
     } catch (LockException e) {
@@ -77,14 +86,22 @@ final class Release {
     boolean released;
     try {
       HandsOff to = handsOff;
-      released = loss == null && to != null && h.grant.kind() == LockKind.EXCLUSIVE
-          && st.reserveHandOff(h.spec) ? handOff(h, to) : releaseAtBackend(h);
+      boolean exclusive = loss == null && h.grant.kind() == LockKind.EXCLUSIVE;
+      if (exclusive && h.handOffs < spareTokens && h.nanosLeft() > 0
+          && st.reserveHandOff(h.spec, Math.min(NameState.MAX_STREAK, spareTokens))) {
+        released = handOffLocally(h);
+      } else if (exclusive && to != null && spareTokens == 0
+          && st.reserveHandOff(h.spec, NameState.MAX_STREAK)) {
+        released = handOff(h, to);
+      } else {
+        released = releaseAtBackend(h);
+      }
     } finally {
       ctx.names.exit(st);
     }
     Duration held = Duration.ofNanos(ctx.ticker.read() - h.acquiredAt);
     if (released) {
-      ctx.events.released(h.name(), h.grant.token(), held);
+      ctx.events.released(h.name(), h.token, held);
     }
     if (loss != null) {
       throw h.copyOfLoss();
@@ -92,7 +109,7 @@ final class Release {
     if (!released) {
       NotOwnerException e = new NotOwnerException(String.format(
           "lock '%s' was no longer held by %s (token %d) at release after %s: it expired or another owner"
-              + " took it (backend %s)", h.name(), h.grant.owner(), h.grant.token(),
+              + " took it (backend %s)", h.name(), h.grant.owner(), h.token,
           Durations.format(held), ctx.backend.describe()));
       h.markLost(e, true);
       throw e;
@@ -129,9 +146,22 @@ final class Release {
       return false;
     }
     NameState.Handed left = st.handOver(
-        new NameState.Handed(h.spec, new Grant(h.name(), owner, a.token(), LockKind.EXCLUSIVE), a, sentAt));
+        new NameState.Handed(h.spec, new Grant(h.name(), owner, a.token(), LockKind.EXCLUSIVE), a, sentAt, null));
     if (left != null) {
       ctx.cleanup.releaseNow(left.grant()); // its taker gave up or the client closed meanwhile
+    }
+    return true;
+  }
+
+  /**
+   * Passes the grant to a thread of this client queued for it with no backend call: the taker's
+   * turn keeps the backend grant and this turn's validity, with the next token. The backend left
+   * that token spare, so no other grant gets it. True: the grant is passed on or released.
+   */
+  private boolean handOffLocally(Hold h) {
+    NameState.Handed left = h.state.handOver(new NameState.Handed(h.spec, h.grant, null, ctx.ticker.read(), h));
+    if (left != null) {
+      return releaseAtBackend(h); // every taker gave up, or the client closed, meanwhile
     }
     return true;
   }

@@ -127,6 +127,15 @@ final class Renewer {
     watch(h);
   }
 
+  /**
+   * Tracks the next turn on a grant handed within the client: renewed with the others on the
+   * regular tick, as its grant was, and never topped up, since its server lease did not change.
+   */
+  void addTurn(Hold h) {
+    holds.add(h);
+    watch(h);
+  }
+
   void remove(Hold h) {
     holds.remove(h);
     var check = h.expiryCheck;
@@ -258,7 +267,7 @@ final class Renewer {
         h.markGone(backend);
       } else {
         h.extendTo(until);
-        events.renewed(h.name(), h.grant.token());
+        events.renewed(h.name(), h.token);
       }
     }
   }

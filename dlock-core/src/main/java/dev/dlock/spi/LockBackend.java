@@ -41,7 +41,8 @@ import java.util.Set;
  *       calling {@link #cancel}. A backend with no notifications simply answers a poll interval.</li>
  *   <li><b>Capabilities.</b> Optional abilities are interfaces a backend implements beside this
  *       one, and the engine uses them when it finds them: {@link HandsOff} passes an exclusive
- *       grant between two threads of the client without freeing it; {@link WaitsAtServer} lets
+ *       grant between two threads of the client without freeing it; {@link SpareTokens} lets the
+ *       engine pass it with no call at all; {@link WaitsAtServer} lets
  *       the server queue exclusive waiters itself.</li>
  * </ul>
  */

@@ -8,11 +8,11 @@ import dev.dlock.redis.ScriptCalls.ReleaseMode;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
-import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.SpareTokens;
 import dev.dlock.spi.Ticker;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisFuture;
@@ -46,18 +46,23 @@ import org.slf4j.LoggerFactory;
  * longer than either, nor longer than its client counts it valid; the engine renews it to a whole
  * lease. A waiter's place lapses when it has not
  * asked for {@code waiterTimeout}, and it asks at least three times per timeout while it waits, so a
- * lost notification costs at most a third of it. A release to another thread of this client is
- * one script that moves the grant to the new owner with the next token ({@link #handOff}). The
- * other kinds live in {@link KindLocks}; their releases push grants the same way, into the same
- * {@link QueuedOwners}.
+ * lost notification costs at most a third of it. A release to another thread of this client costs
+ * no request: every exclusive token leaves {@value #SPARE_TOKENS} spare after it (prelude.lua's
+ * drawToken), and the engine gives them to the threads it hands the grant to ({@link SpareTokens}).
+ * The server keeps the grant as it was made, so inspect shows its first owner and token while later
+ * turns hold it, as ZooKeeper's does; the replica policy has nothing to wait for, since a local
+ * hand-off writes nothing. The other kinds live in {@link KindLocks}; their releases push grants
+ * the same way, into the same {@link QueuedOwners}.
  */
-final class RedisBackend implements LockBackend, HandsOff, Abandonable {
+final class RedisBackend implements LockBackend, SpareTokens, Abandonable {
   private static final Logger log = LoggerFactory.getLogger(RedisBackend.class);
   /**
    * How long a waiter keeps its place without asking again, and how long a grant pushed to it lasts
    * at most (its own lease, if shorter).
    */
   static final Duration WAITER_TIMEOUT = Duration.ofSeconds(3);
+  /** The tokens left spare after each exclusive grant: prelude.lua's SPARE. */
+  static final int SPARE_TOKENS = 15;
 
   private final RedisUrl url;
   private final Keys keys;
@@ -206,21 +211,9 @@ final class RedisBackend implements LockBackend, HandsOff, Abandonable {
     return runRelease(grant.name(), grant.owner(), ReleaseMode.RELEASE);
   }
 
-  /**
-   * Passes an exclusive grant to another owner of this client with one script: the lock is never
-   * free, nobody is woken, and owners of other clients stay queued behind it (the engine limits
-   * how many hand-offs run in a row). Declined with the replica policy on: a hand-off would grant
-   * without waiting for replicas.
-   */
   @Override
-  public @Nullable Attempt handOff(Grant grant, String owner, Duration leaseTime) {
-    checkOpen();
-    if (replicas.on()) {
-      return null;
-    }
-    long token = calls.run("hand off lock '" + grant.name() + "'",
-        script.handOff(grant.name(), grant.owner(), owner, millis(leaseTime)));
-    return token == 0L ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
+  public int spareTokens() {
+    return SPARE_TOKENS;
   }
 
   @Override

@@ -174,12 +174,6 @@ final class ScriptCalls {
     return Arrays.copyOf(keys.of(name), 4);
   }
 
-  /** handoff.lua: the new token, or 0 if {@code from} no longer holds the lock. */
-  ScriptCall<Long> handOff(String name, String from, String to, long leaseMillis) {
-    return new ScriptCall<>(Script.HANDOFF, keys.of(name),
-        args(utf8(from), utf8(to), ascii(leaseMillis)), raw -> (Long) raw);
-  }
-
   /** renew.lua: the reply lists the grants no longer held; {@link ForeignValue#lost} reads it. */
   ScriptCall<List<Object>> renew(List<Grant> grants, long ttlMillis) {
     byte[][] args = new byte[grants.size() + 1][];

@@ -42,7 +42,6 @@ final class Scripts {
   enum Script {
     ACQUIRE("acquire.lua", ScriptOutputType.MULTI),
     RELEASE("release.lua", ScriptOutputType.INTEGER),
-    HANDOFF("handoff.lua", ScriptOutputType.INTEGER),
     RENEW("renew.lua", ScriptOutputType.MULTI),
     INSPECT("inspect.lua", ScriptOutputType.MULTI),
     FAIR_ACQUIRE("fair-acquire.lua", ScriptOutputType.MULTI),

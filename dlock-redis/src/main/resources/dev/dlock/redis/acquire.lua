@@ -24,7 +24,7 @@ local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], 
 -- The token of the owner's standing grant: the last drawn. Should the counter be gone (an
 -- operator's DEL, an allkeys eviction policy) a fresh one, still above every token before it.
 local function ownToken(key)
-  return tonumber(redis.call('GET', key)) or drawToken(key)
+  return tonumber(redis.call('GET', key)) or drawToken(key, nil, SPARE)
 end
 
 local bad = foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
@@ -42,7 +42,7 @@ if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
       redis.call('SET', lock, '+' .. lease .. ' ' .. owner, 'PX', lease)
     end
   end
-  return {1, drawToken(counter)}
+  return {1, drawToken(counter, nil, SPARE)}
 end
 
 local value = redis.call('GET', lock)

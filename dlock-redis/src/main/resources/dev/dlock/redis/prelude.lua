@@ -18,19 +18,25 @@ local function digits(n)
 end
 
 -- Draws the next fencing token of a lock from its counter, a string key or, with `field`, a field
--- of a hash: the larger of the counter + 1 and the server's clock in microseconds, and the counter
--- is set to it. Why the clock: a counter that a restart without persistence lost, or a failover
--- set back, would start again below tokens already handed out; the clock starts above them, as
--- long as it does not step back (nor lag the old master's by more than a failover takes) and a
--- lock is granted at most a million times a second.
-local function drawToken(counter, field)
+-- of a hash: the larger of the counter + 1 + `spare` and the server's clock in microseconds, and
+-- the counter is set to it. Why the clock: a counter that a restart without persistence lost, or a
+-- failover set back, would start again below tokens already handed out; the clock starts above
+-- them, as long as it does not step back (nor lag the old master's by more than a failover takes)
+-- and tokens do not run ahead of it: a lock is granted at most a million / (1 + spare) times a
+-- second. Why `spare`: the exclusive lock leaves SPARE tokens after each grant's own, which its
+-- client gives to the threads it hands the grant to without a request (dev.dlock.spi.SpareTokens);
+-- a draw at the clock is spaced too, since max() keeps it at least counter + 1 + spare. The counter
+-- keeps the grant's own token, not the last spare one, because acquire.lua's retry answers a
+-- standing grant with the counter, and inspect.lua shows it.
+local SPARE = 15
+local function drawToken(counter, field, spare)
   local last
   if field then
     last = redis.call('HGET', counter, field)
   else
     last = redis.call('GET', counter)
   end
-  local token = math.max((tonumber(last) or 0) + 1, micros())
+  local token = math.max((tonumber(last) or 0) + 1 + (spare or 0), micros())
   if field then
     redis.call('HSET', counter, field, digits(token))
   else
@@ -165,7 +171,7 @@ local function offer(g, waiter)
   end
   -- An owner queued by an older dlock has no lease recorded: the waiter timeout bounds its grant.
   local ms = math.min(g.waiterTimeout, tonumber(redis.call('HGET', g.leases, waiter)) or g.waiterTimeout)
-  local token = drawToken(g.counter, g.field)
+  local token = drawToken(g.counter, g.field, g.kind == '' and SPARE or 0)
   local message = g.kind .. seq .. ' ' .. digits(token) .. ' ' .. g.name
   if redis.call(g.publish, g.channels .. client, message) == 0 then
     return nil

@@ -81,19 +81,20 @@ class RedisTokenTest {
   }
 
   @Test
-  void aHandOffDrawsAboveTheGrantItReplaces() {
-    String name = "handed-" + System.nanoTime();
+  void anExclusiveGrantLeavesTokensSpareForHandOffsInItsClient() {
+    String name = "spare-" + System.nanoTime();
     RedisBackend backend = RedisBackend.open(RedisUrl.parse(url()), RedisBackend.WAITER_TIMEOUT);
     try {
-      backend.start(new RecordingContext("handing"));
-      Attempt first = backend.tryAcquire(LockRequest.exclusive(name, "handing:1", Duration.ofSeconds(30), false));
+      backend.start(new RecordingContext("spare"));
+      // A counter ahead of the server's clock, so that only the spare tokens keep grants apart.
+      server.admin().sync().set(new String(new Keys(PREFIX).of(name)[1], StandardCharsets.UTF_8),
+          "5000000000000000");
+      Attempt first = backend.tryAcquire(LockRequest.exclusive(name, "spare:1", Duration.ofSeconds(30), false));
       assertThat(first.isGranted()).isTrue();
-      forgetCounter(name);
-      Attempt handed = backend.handOff(new Grant(name, "handing:1", first.token()), "handing:2",
-          Duration.ofSeconds(30));
-      assertThat(handed.isGranted()).isTrue();
-      assertThat(handed.token()).as("the handed-off token, against %d", first.token())
-          .isGreaterThan(first.token());
+      assertThat(backend.release(new Grant(name, "spare:1", first.token()))).isTrue();
+      Attempt next = backend.tryAcquire(LockRequest.exclusive(name, "spare:2", Duration.ofSeconds(30), false));
+      assertThat(next.token()).as("the next grant, against %d", first.token())
+          .isGreaterThan(first.token() + backend.spareTokens());
     } finally {
       backend.close();
     }
