@@ -5,8 +5,8 @@ package dev.dlock.redis.sim;
  * simulation that passed every seed could be one that checks nothing.
  */
 enum Bug {
-  /** handoff.lua returns the counter as it is instead of drawing the next token. */
-  HANDOFF_KEEPS_TOKEN,
+  /** drawToken leaves no tokens spare, so a local hand-off's token can be drawn again. */
+  NO_SPARE_TOKENS,
   /** The client counts a pushed grant valid from its arrival, not from its last try's send time. */
   PUSH_VALID_FROM_ARRIVAL,
   /** The waiter never re-polls: it sleeps until a notification, so a lost one strands it. */

@@ -26,6 +26,9 @@ final class SimClient implements Holder {
   private final Set<Bug> bugs;
   private final SimSettings settings;
 
+  /** The engine's streak of local hand-offs, below the server's spare tokens. */
+  static final int LOCAL_HAND_OFFS = 8;
+
   private Phase phase = Phase.IDLE;
   private int seq;
   private String owner;
@@ -48,6 +51,8 @@ final class SimClient implements Holder {
   private long token;
   private long deadline;
   private int holdId;
+  /** Hand-offs in a row on the current server grant. */
+  private int handOffs;
   private long pausedUntil;
 
   SimClient(String id, Scheduler clock, SimServer server, SimFairServer fair, Invariants checks,
@@ -275,39 +280,32 @@ final class SimClient implements Holder {
 
   private void lost(String why) {
     clock.trace(() -> "  " + id + " lost " + owner + ": " + why);
+    handOffs = 0;
     holdId++;
     phase = Phase.IDLE;
     start(thinkTime());
   }
 
-  /** Lock.unlock: the hold ends when the call is sent; on Redis, sometimes a hand-off instead. */
+  /**
+   * Lock.unlock: the hold ends when the call is sent; on Redis, sometimes a hand-off instead, to
+   * another thread of this client with no command (the engine's local hand-off): the grant stays
+   * the server's, the next turn gets the next token, which the server left spare, and the same
+   * deadline.
+   */
   private void release() {
     holdId++;
     phase = Phase.IDLE;
     String from = owner;
-    if (fair == null && clock.random().nextInt(4) == 0) { // another thread of this client waits here
-      seq++;
-      owner = id + ":" + seq;
-      String to = owner;
-      long sent = clock.now();
-      clock.trace(() -> id + " hands " + from + " off to " + to);
-      phase = Phase.WAITING;
-      willWaitAtAll = false;
-      wakeId++;
-      call(() -> "handoff.lua " + from + " -> " + to, () -> {
-        long t = server.handOff(from, to, leaseMs, clock.now());
-        if (phase != Phase.WAITING || !to.equals(owner)) {
-          return;
-        }
-        if (t == 0) {
-          phase = Phase.IDLE;
-          start(thinkTime());
-        } else {
-          grant(t, sent + leaseMs * 1000);
-        }
-      });
+    // As the engine: never a hold whose deadline has passed (its grant may be another's by now).
+    if (fair == null && handOffs < LOCAL_HAND_OFFS && clock.now() < deadline
+        && clock.random().nextInt(4) == 0) {
+      handOffs++;
+      long t = token + 1;
+      clock.trace(() -> id + " hands " + from + "'s grant to another thread with token " + t);
+      grant(t, deadline);
       return;
     }
+    handOffs = 0;
     clock.trace(() -> id + " releases " + from);
     call(() -> fair != null ? "fair-release.lua " + from : "release.lua " + from, () -> {
       if (fair != null) {

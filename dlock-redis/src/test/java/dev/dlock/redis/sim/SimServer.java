@@ -15,6 +15,9 @@ final class SimServer {
    */
   record Reply(boolean granted, long token, long leftMs, String holder, long counter) {}
 
+  /** The tokens drawToken leaves free after each, for the client's local hand-offs (prelude SPARE). */
+  static final int SPARE = 15;
+
   private final long waiterTimeoutMs;
   private final Channels channels;
   private final Set<Bug> bugs;
@@ -22,10 +25,12 @@ final class SimServer {
   private final SimKey key = new SimKey();
   private long counter;
 
-  SimServer(long waiterTimeoutMs, Channels channels, Set<Bug> bugs) {
+  /** @param counter the token counter's value at the start (0: none yet) */
+  SimServer(long waiterTimeoutMs, Channels channels, Set<Bug> bugs, long counter) {
     this.waiterTimeoutMs = waiterTimeoutMs;
     this.channels = channels;
     this.bugs = bugs;
+    this.counter = counter;
   }
 
   /** The lock key. */
@@ -41,9 +46,9 @@ final class SimServer {
     key.set(new SimLock(state, ms, holder, now + ms * 1000));
   }
 
-  /** The prelude's drawToken: max(counter + 1, server micros). */
+  /** The prelude's drawToken for an exclusive lock: max(counter + 1 + 15 spare, server micros). */
   private long drawToken(long now) {
-    counter = Math.max(counter + 1, now);
+    counter = Math.max(counter + 1 + (bugs.contains(Bug.NO_SPARE_TOKENS) ? 0 : SPARE), now);
     return counter;
   }
 
@@ -134,16 +139,6 @@ final class SimServer {
       }
       waiters.remove(head, now); // 'drop': nobody listens for it
     }
-  }
-
-  /** handoff.lua: the grant moves to {@code to} with the next token; 0 if {@code from} lost it. */
-  long handOff(String from, String to, long leaseMs, long now) {
-    SimLock l = key.get(now);
-    if (l == null || !l.holder().equals(from)) {
-      return 0;
-    }
-    set(l.state() == '@' ? '+' : l.state(), leaseMs, to, now);
-    return bugs.contains(Bug.HANDOFF_KEEPS_TOKEN) ? counter : drawToken(now);
   }
 
   /** renew.lua for one grant: true if renewed, false if lost. */
