@@ -30,14 +30,18 @@ import org.slf4j.LoggerFactory;
  * is given on each method). In every template only the validated table name is substituted for
  * {@code {table}}; every value is a bind parameter. Times come from the database clock only.
  *
- * <p>Tokens too: every grant writes the larger of the row's token + 1 and the database clock in
- * microseconds since 1970 ({@code {micros}} in a template). The counter alone would restart at 1
- * when a row or the whole table is lost; the clock part starts the next token above every token
- * granted before, as long as the database clock never steps back and no name is granted more than
- * a million times a second.
+ * <p>Tokens too: every grant of an exclusive lock writes the larger of the row's token + 1 +
+ * {@value #SPARE_TOKENS} and the database clock in microseconds since 1970 ({@code {micros}} in a
+ * template; {@code {next}} is the row's token + 1 + {@value #SPARE_TOKENS}). The tokens between
+ * are left spare for the engine's hand-offs within the holder's client, which send nothing. The
+ * counter alone would restart at 1 when a row or the whole table is lost; the clock part starts
+ * the next token above every token granted before, as long as the database clock never steps back
+ * and no name is granted more than a million / 16 times a second.
  */
 abstract class Dialect {
   private static final Logger log = LoggerFactory.getLogger(Dialect.class);
+  /** The tokens an exclusive grant leaves free after its own, for hand-offs within its client. */
+  static final int SPARE_TOKENS = 15;
   /** The statements of one dialect, in the parameter order the methods below document. */
   record Statements(String holder, String inspect, String inspectAll, String release, String clear,
       String arm, String leave, String queued, String wakeNext, String heartbeat, String purge,
@@ -149,13 +153,6 @@ abstract class Dialect {
 
   /** Grants {@code name} to {@code owner} if free or expired, with the next token; null if held. */
   abstract @Nullable Long grant(Connection c, String name, String owner, long leaseMicros)
-      throws SQLException;
-
-  /**
-   * Moves the grant {@code g}, if still held, to {@code owner} with the next token and a new lease,
-   * in one statement; the new token, or null if {@code g} was no longer held. Nobody is woken.
-   */
-  abstract @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros)
       throws SQLException;
 
   /**
@@ -391,29 +388,6 @@ abstract class Dialect {
   }
 
   /**
-   * Binds a hand-off statement's parameters: the new owner, the lease, then the name, owner and
-   * token of the grant handed off.
-   */
-  static PreparedStatement bindHandOff(PreparedStatement ps, Grant g, String owner, long leaseMicros)
-      throws SQLException {
-    ps.setString(1, owner);
-    ps.setLong(2, leaseMicros);
-    ps.setString(3, g.name());
-    ps.setString(4, g.owner());
-    ps.setLong(5, g.token());
-    return ps;
-  }
-
-  /** Runs a hand-off statement that returns the new token as its one row, or no row. */
-  final @Nullable Long queryHandOff(Connection c, String statement, Grant g, String owner, long leaseMicros)
-      throws SQLException {
-    try (PreparedStatement ps = bindHandOff(prepare(c, statement), g, owner, leaseMicros);
-        ResultSet rs = ps.executeQuery()) {
-      return rs.next() ? rs.getLong(1) : null;
-    }
-  }
-
-  /**
    * Renews by one statement that takes the grants as three arrays (names, owners, tokens) after the
    * lease, and returns the rows it extended; for databases with array parameters.
    */
@@ -491,7 +465,8 @@ abstract class Dialect {
   }
 
   final String sql(String template) {
-    return template.replace("{table}", table).replace("{micros}", clockMicros());
+    return template.replace("{table}", table).replace("{micros}", clockMicros())
+        .replace("{next}", "token + " + (1 + SPARE_TOKENS));
   }
 
   final int timeoutSeconds() {

@@ -29,19 +29,12 @@ final class H2Dialect extends Dialect {
           AS s(name, owner, micros)
         ON l.name = s.name
         WHEN MATCHED AND (l.owner IS NULL OR l.expires_at <= CURRENT_TIMESTAMP) THEN UPDATE
-          SET owner = s.owner, token = GREATEST(l.token + 1, {micros}),
+          SET owner = s.owner, token = GREATEST(l.{next}, {micros}),
               expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
               acquired_at = CURRENT_TIMESTAMP
         WHEN NOT MATCHED THEN INSERT (name, owner, token, expires_at, acquired_at)
           VALUES (s.name, s.owner, {micros}, DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
                   CURRENT_TIMESTAMP))""";
-
-  private static final String HAND_OFF = """
-      SELECT token FROM FINAL TABLE (
-        UPDATE {table} SET owner = ?, token = GREATEST(token + 1, {micros}),
-          expires_at = DATEADD(MICROSECOND, CAST(? AS BIGINT), CURRENT_TIMESTAMP),
-          acquired_at = CURRENT_TIMESTAMP
-        WHERE name = ? AND owner = ? AND token = ? AND expires_at > CURRENT_TIMESTAMP)""";
 
   private static final String HOLDER = """
       SELECT owner, DATEDIFF(MICROSECOND, CURRENT_TIMESTAMP, expires_at)
@@ -98,7 +91,6 @@ final class H2Dialect extends Dialect {
       WHERE seen_at < DATEADD(MICROSECOND, -CAST(? AS BIGINT), CURRENT_TIMESTAMP)""";
 
   private final String grant = sql(GRANT);
-  private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
   private final String wakeNextReturning = sql(WAKE_NEXT_RETURNING);
 
@@ -148,11 +140,6 @@ final class H2Dialect extends Dialect {
       }
       throw e;
     }
-  }
-
-  @Override
-  @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
-    return queryHandOff(c, handOff, g, owner, leaseMicros);
   }
 
   @Override

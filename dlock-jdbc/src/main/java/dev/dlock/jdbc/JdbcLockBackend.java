@@ -47,8 +47,10 @@ import org.jspecify.annotations.Nullable;
  * <p>The table is created when absent (see the CREATE statements {@code dev/dlock/jdbc/*.sql}
  * shipped in this jar), and an existing table is checked for the expected columns and primary key
  * when the client starts, and made again if it goes missing while the client runs (every lease
- * held in it is then reported lost). A token is the larger of the row's last token + 1 and the
- * database clock in microseconds, so it keeps rising even if a row or the whole table is lost.
+ * held in it is then reported lost). A token is the larger of the row's last token + 16 and the
+ * database clock in microseconds, so it keeps rising even if a row or the whole table is lost; the
+ * 15 tokens between go to the threads of the holder's client that the lock is handed to without
+ * a statement.
  * The JDBC driver of the database must be on the classpath.
  */
 public final class JdbcLockBackend {

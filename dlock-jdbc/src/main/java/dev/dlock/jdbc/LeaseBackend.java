@@ -5,11 +5,11 @@ import dev.dlock.internal.Urls;
 import dev.dlock.spi.Attempt;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
-import dev.dlock.spi.HandsOff;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
 import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.spi.SpareTokens;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * flight, so no wake-up is lost between the two. A table found missing is made again (see
  * {@link #remake}).
  */
-final class LeaseBackend implements LockBackend, HandsOff {
+final class LeaseBackend implements LockBackend, SpareTokens {
   private static final Logger log = LoggerFactory.getLogger(LeaseBackend.class);
   /** How long a waiter sleeps between polls while its inbox cannot be reached. */
   static final Duration DEGRADED_POLL = Duration.ofMillis(250);
@@ -227,17 +227,13 @@ final class LeaseBackend implements LockBackend, HandsOff {
   }
 
   /**
-   * Moves the grant to another owner of this client in one statement, with the next token: the
-   * row is never free, and no waiter is woken (the engine limits how many run in a row).
+   * Every exclusive grant leaves {@value Dialect#SPARE_TOKENS} tokens free after its own, so the
+   * engine hands the grant to another thread of this client with no statement: the row keeps the
+   * first owner and token meanwhile, which is what {@link #inspect} shows.
    */
   @Override
-  public Attempt handOff(Grant grant, String owner, Duration leaseTime) {
-    Dialect d = dialect();
-    long micros = micros(leaseTime);
-    return db.run("hand over lock '" + grant.name() + "'", c -> {
-      Long token = d.handOff(c, grant, owner, micros);
-      return token == null ? Attempt.held(Duration.ZERO, null) : Attempt.granted(token);
-    });
+  public int spareTokens() {
+    return Dialect.SPARE_TOKENS;
   }
 
   @Override

@@ -31,17 +31,11 @@ final class MariaDbDialect extends Dialect {
 
   private static final String GRANT = """
       UPDATE {table}
-      SET token = LAST_INSERT_ID(GREATEST(token + 1, {micros})), owner = ?,
+      SET token = LAST_INSERT_ID(GREATEST({next}, {micros})), owner = ?,
           expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, acquired_at = UTC_TIMESTAMP(6)
       WHERE name = ? AND (owner IS NULL OR expires_at <= UTC_TIMESTAMP(6))""";
 
   private static final String LAST_TOKEN = "SELECT LAST_INSERT_ID()";
-
-  private static final String HAND_OFF = """
-      UPDATE {table}
-      SET token = LAST_INSERT_ID(GREATEST(token + 1, {micros})), owner = ?,
-          expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, acquired_at = UTC_TIMESTAMP(6)
-      WHERE name = ? AND owner = ? AND token = ? AND expires_at > UTC_TIMESTAMP(6)""";
 
   private static final String INSERT = """
       INSERT INTO {table} (name, owner, token, expires_at, acquired_at)
@@ -99,7 +93,6 @@ final class MariaDbDialect extends Dialect {
 
   private final String grant = sql(GRANT);
   private final String insert = sql(INSERT);
-  private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
   private final String renewed = sql(RENEWED);
   private final String wakeNextReturning = sql(WAKE_NEXT_RETURNING);
@@ -177,14 +170,6 @@ final class MariaDbDialect extends Dialect {
         return null;
       }
       throw e;
-    }
-  }
-
-  @Override
-  @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(handOff, Statement.RETURN_GENERATED_KEYS)) {
-      ps.setQueryTimeout(timeoutSeconds());
-      return bindHandOff(ps, g, owner, leaseMicros).executeUpdate() == 1 ? newToken(c, ps) : null;
     }
   }
 

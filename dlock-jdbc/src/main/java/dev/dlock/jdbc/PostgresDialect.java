@@ -26,16 +26,10 @@ final class PostgresDialect extends Dialect {
       INSERT INTO {table} AS l (name, owner, token, expires_at, acquired_at)
       VALUES (?, ?, {micros}, now() + ? * INTERVAL '1 microsecond', now())
       ON CONFLICT (name) DO UPDATE
-        SET owner = EXCLUDED.owner, token = GREATEST(l.token + 1, EXCLUDED.token),
+        SET owner = EXCLUDED.owner, token = GREATEST(l.{next}, EXCLUDED.token),
             expires_at = EXCLUDED.expires_at, acquired_at = EXCLUDED.acquired_at
         WHERE l.owner IS NULL OR l.expires_at <= now()
       RETURNING l.token""";
-
-  private static final String HAND_OFF = """
-      UPDATE {table} SET owner = ?, token = GREATEST(token + 1, {micros}),
-        expires_at = now() + ? * INTERVAL '1 microsecond', acquired_at = now()
-      WHERE name = ? AND owner = ? AND token = ? AND expires_at > now()
-      RETURNING token""";
 
   private static final String HOLDER = """
       SELECT owner, CAST(EXTRACT(EPOCH FROM expires_at - now()) * 1000000 AS BIGINT)
@@ -89,7 +83,6 @@ final class PostgresDialect extends Dialect {
       DELETE FROM {table}_waiters WHERE seen_at < now() - ? * INTERVAL '1 microsecond'""";
 
   private final String grant = sql(GRANT);
-  private final String handOff = sql(HAND_OFF);
   private final String renew = sql(RENEW);
   private final String releaseAndLook = sql(RELEASE_AND_LOOK);
 
@@ -122,11 +115,6 @@ final class PostgresDialect extends Dialect {
   @Override
   @Nullable Long grant(Connection c, String name, String owner, long leaseMicros) throws SQLException {
     return queryToken(c, grant, name, owner, leaseMicros);
-  }
-
-  @Override
-  @Nullable Long handOff(Connection c, Grant g, String owner, long leaseMicros) throws SQLException {
-    return queryHandOff(c, handOff, g, owner, leaseMicros);
   }
 
   @Override

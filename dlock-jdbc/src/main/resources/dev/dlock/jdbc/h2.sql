@@ -3,7 +3,8 @@
 -- replacing dlock_locks everywhere if you configured another table name.
 --
 -- dlock_locks: one row per lock name. A released lock keeps its row (owner and expiry cleared).
--- A fencing token is the larger of the row's last token + 1 and the database clock in
+-- A fencing token is the larger of the row's last token + 16 (the 15 between are left spare for
+-- hand-offs within the holder's client, which send nothing) and the database clock in
 -- microseconds, so tokens keep growing even if rows are lost. Expiry is decided with the
 -- database clock, CURRENT_TIMESTAMP, a TIMESTAMP WITH TIME ZONE.
 CREATE TABLE IF NOT EXISTS dlock_locks (

@@ -5,7 +5,8 @@
 -- without trailing-space padding).
 --
 -- dlock_locks: one row per lock name. A released lock keeps its row (owner and expiry cleared).
--- A fencing token is the larger of the row's last token + 1 and the database clock in
+-- A fencing token is the larger of the row's last token + 16 (the 15 between are left spare for
+-- hand-offs within the holder's client, which send nothing) and the database clock in
 -- microseconds, so tokens keep growing even if rows are lost. Times are the server's
 -- UTC_TIMESTAMP(6) stored as DATETIME(6), so no client's session time zone matters. Names compare
 -- byte for byte: no case folding, no trailing-space padding.
