@@ -76,6 +76,7 @@ final class NameState {
   private @Nullable Handed handed;
   private int streak;
   private boolean closed;
+  private int wakes;
 
   NameState(Object key, String name, LockKind kind) {
     this.key = key;
@@ -314,16 +315,54 @@ final class NameState {
     }
   }
 
+  /**
+   * Wakes the waiters the gate's state now lets through, and no other: the first in line if the
+   * gate is free, and the first waiter of the handed grant's spec if a grant is handed. Waking every
+   * waiter instead cost each hand-off a wake-up of all the client's threads, most of which parked
+   * again. A waiter that leaves the queue calls this too, so a wake it did not use goes on.
+   */
   private void wakeGate() {
+    Waiter first = gateQueue.peek();
+    if (first != null && !gateHeld) {
+      wake(first.thread);
+    }
+    if (handed != null) {
+      for (Waiter w : gateQueue) {
+        if (w.spec.equals(handed.spec())) {
+          if (w != first || gateHeld) {
+            wake(w.thread);
+          }
+          break;
+        }
+      }
+    }
+  }
+
+  private void wakeAll() {
     for (Waiter w : gateQueue) {
-      LockSupport.unpark(w.thread);
+      wake(w.thread);
+    }
+  }
+
+  private void wake(Thread t) {
+    wakes++;
+    LockSupport.unpark(t);
+  }
+
+  /** How many threads this state has unparked: for tests of the wake-one rule. */
+  int wakes() {
+    mu.lock();
+    try {
+      return wakes;
+    } finally {
+      mu.unlock();
     }
   }
 
   private void wakeReleaseWaiter() {
     Thread t = releaseWaiter;
     if (t != null) {
-      LockSupport.unpark(t);
+      wake(t);
     }
   }
 
@@ -354,7 +393,7 @@ final class NameState {
     try {
       closed = true;
       wakeReleaseWaiter();
-      wakeGate();
+      wakeAll();
       Handed left = handed;
       handed = null;
       return left;
