@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The S8/S9 lease lock on one Redis, improved. Why it looks like this: every operation is one
- * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands (each
- * script first checks its keys' shapes, {@link ForeignValue}, then SET NX PX and a token draw, then
- * GETDEL); renewing a client's leases is one EVALSHA per 1,000 of them ({@link Renewals}). A
+ * EVALSHA of an owner-checked script, so an uncontended lock and unlock send two commands, which
+ * run six on the server: a GET of the token counter, SET NX PX and the token draw (TIME, SET), then
+ * a GET and DEL of the lock. Each script judges the shapes of the keys it reads from that read
+ * ({@link ForeignValue}), and of the queue's keys only when it touches them; renewing a client's leases is one EVALSHA per 1,000 of them ({@link Renewals}). A
  * token is the larger of the counter + 1 and the server's clock in microseconds (prelude.lua), so
  * a counter that a restart or a failover lost or set back never hands out a token at or below one
  * handed out before. A refused waiter joins the lock's FIFO in the same script that refused it, so

@@ -27,7 +27,16 @@ local function ownToken(key)
   return tonumber(redis.call('GET', key)) or drawToken(key, nil, SPARE)
 end
 
-local bad = foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
+-- The shapes are judged before anything is written, but only as far as the path taken needs: the
+-- uncontended path reads the counter, which it needs anyway, and its SET NX writes the lock only
+-- where no key is; the queue's keys are looked at when the path touches them. Each command costs a
+-- Lua script about a microsecond of the server's single thread, as much as the grant itself.
+local last = redis.pcall('GET', counter)
+local what = misfitRead(counter, last, 'counter')
+if what then
+  return foreignAt(2, what)
+end
+local bad = mode == '2' and foreign({false, false, 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -42,10 +51,18 @@ if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
       redis.call('SET', lock, '+' .. lease .. ' ' .. owner, 'PX', lease)
     end
   end
-  return {1, drawToken(counter, nil, SPARE)}
+  return {1, drawToken(counter, nil, SPARE, last)}
 end
 
-local value = redis.call('GET', lock)
+local value = redis.pcall('GET', lock)
+what = misfitRead(lock, value, 'lock')
+if what then
+  return foreignAt(1, what)
+end
+bad = mode ~= '2' and foreign({false, false, 'zset', 'zset', 'leases'})
+if bad then
+  return bad
+end
 if not value then
   return {0, 0, '', tonumber(redis.call('GET', counter)) or 0}
 end

@@ -27,14 +27,16 @@ end
 -- client gives to the threads it hands the grant to without a request (dev.dlock.spi.SpareTokens);
 -- a draw at the clock is spaced too, since max() keeps it at least counter + 1 + spare. The counter
 -- keeps the grant's own token, not the last spare one, because acquire.lua's retry answers a
--- standing grant with the counter, and inspect.lua shows it.
+-- standing grant with the counter, and inspect.lua shows it. `last`, if given, is what a GET of the
+-- counter answered already in this call (false if it is absent), so it is not read twice.
 local SPARE = 15
-local function drawToken(counter, field, spare)
-  local last
-  if field then
-    last = redis.call('HGET', counter, field)
-  else
-    last = redis.call('GET', counter)
+local function drawToken(counter, field, spare, last)
+  if last == nil then
+    if field then
+      last = redis.call('HGET', counter, field)
+    else
+      last = redis.call('GET', counter)
+    end
   end
   local token = math.max((tonumber(last) or 0) + 1 + (spare or 0), micros())
   if field then
@@ -45,19 +47,24 @@ local function drawToken(counter, field, spare)
   return token
 end
 
--- The shapes of the keys dlock writes. A key that does not exist fits every shape.
-local shapes = {
-  lock = {type = 'string', pattern = '^[-+@]%d+ .'},   -- acquire.lua's '<state><ms> <owner>'
-  owner = {type = 'string', pattern = '.:%d+$'},       -- an owner, '<client id>:<sequence>'
-  counter = {type = 'string', pattern = '^%d+$'},      -- a fencing-token counter
-  zset = {type = 'zset'},
-  leases = {type = 'hash'},                            -- acquire.lua's waiting owner -> lease
-  meta = {type = 'hash', fields = {permits = true, token = true}}   -- sem-acquire.lua's
-}
-
-local sizes = {hash = {'HLEN', 'field', 'fields'}, list = {'LLEN', 'element', 'elements'},
-  set = {'SCARD', 'member', 'members'}, zset = {'ZCARD', 'member', 'members'},
-  stream = {'XLEN', 'entry', 'entries'}}
+-- The shapes of the keys dlock writes, by name: the type, then for a string the pattern its value
+-- matches, for a hash whether only the fields 'permits' and 'token' may be there (sem-acquire.lua's
+-- meta). A key that does not exist fits every shape. Ifs rather than a table of tables: the prelude
+-- runs on every call of every script, and a table would be built each time for a rare error.
+local function shapeOf(name)
+  if name == 'lock' then
+    return 'string', '^[-+@]%d+ .'      -- acquire.lua's '<state><ms> <owner>'
+  elseif name == 'owner' then
+    return 'string', '.:%d+$'           -- an owner, '<client id>:<sequence>'
+  elseif name == 'counter' then
+    return 'string', '^%d+$'            -- a fencing-token counter
+  elseif name == 'meta' then
+    return 'hash', nil, true
+  elseif name == 'leases' then
+    return 'hash'                       -- acquire.lua's waiting owner -> lease
+  end
+  return name
+end
 
 -- What a key holds, in words, for an error: its type, and its size or the start of its value.
 local function found(key)
@@ -67,6 +74,9 @@ local function found(key)
     local start = string.gsub(redis.call('GETRANGE', key, 0, 23), '[^%w%p ]', '?')
     return string.format("a string of %d bytes '%s%s'", length, start, length > 24 and '...' or '')
   end
+  local sizes = {hash = {'HLEN', 'field', 'fields'}, list = {'LLEN', 'element', 'elements'},
+    set = {'SCARD', 'member', 'members'}, zset = {'ZCARD', 'member', 'members'},
+    stream = {'XLEN', 'entry', 'entries'}}
   local size = sizes[kind]
   if size then
     local n = redis.call(size[1], key)
@@ -75,13 +85,14 @@ local function found(key)
   return 'a ' .. kind
 end
 
-local function hashFits(key, fields)
+-- True if the hash at `key` has at most the fields 'permits' and 'token', each a whole number.
+local function metaFits(key)
   if redis.call('HLEN', key) > 2 then
     return false
   end
   local all = redis.call('HGETALL', key)
   for i = 1, #all, 2 do
-    if not fields[all[i]] or not string.find(all[i + 1], '^%d+$') then
+    if (all[i] ~= 'permits' and all[i] ~= 'token') or not string.find(all[i + 1], '^%d+$') then
       return false
     end
   end
@@ -93,9 +104,9 @@ end
 -- a command of that type (a shape with fields needs misfit). Why: a script that reads the key
 -- anyway judges that one read, where misfit would read it again.
 local function misfitRead(key, reply, shape)
-  local want = shapes[shape]
+  local kind, pattern = shapeOf(shape)
   local wrongType = type(reply) == 'table' and reply.err ~= nil
-  if not wrongType and (want.type ~= 'string' or not reply or string.find(reply, want.pattern)) then
+  if not wrongType and (kind ~= 'string' or not reply or string.find(reply, pattern)) then
     return nil
   end
   return found(key)
@@ -103,27 +114,32 @@ end
 
 -- Nil if `key` is absent or has the named shape; else what it holds, in words.
 local function misfit(key, shape)
-  local want = shapes[shape]
-  if want.type == 'string' then
+  local kind, _, meta = shapeOf(shape)
+  if kind == 'string' then
     return misfitRead(key, redis.pcall('GET', key), shape)
-  else
-    local kind = redis.call('TYPE', key)['ok']
-    if kind == 'none' or kind == want.type and (not want.fields or hashFits(key, want.fields)) then
-      return nil
-    end
+  end
+  local held = redis.call('TYPE', key)['ok']
+  if held == 'none' or held == kind and (not meta or metaFits(key)) then
+    return nil
   end
   return found(key)
 end
 
+-- The error reply for the key at position `i` of KEYS, which holds `what` (words from found).
+local function foreignAt(i, what)
+  return redis.error_reply('DLOCKFOREIGN ' .. i .. ' ' .. what)
+end
+
 -- An error reply naming the first of KEYS that holds what dlock did not write there, or nil;
--- `expected` names the shape of each key, in order. Scripts call it before they write anything,
--- as a script that fails halfway keeps what it wrote. The Java side (ForeignValue) reads the
--- reply: 'DLOCKFOREIGN <position in KEYS> <what the key holds>'.
+-- `expected` names the shape of each key, in order, or is false for a key the script has judged
+-- already (misfitRead). Scripts call it before they write anything, as a script that fails halfway
+-- keeps what it wrote. The Java side (ForeignValue) reads the reply: 'DLOCKFOREIGN <position in
+-- KEYS> <what the key holds>'.
 local function foreign(expected)
   for i, shape in ipairs(expected) do
-    local what = misfit(KEYS[i], shape)
+    local what = shape and misfit(KEYS[i], shape)
     if what then
-      return redis.error_reply('DLOCKFOREIGN ' .. i .. ' ' .. what)
+      return foreignAt(i, what)
     end
   end
   return nil

@@ -20,7 +20,9 @@ local publish = ARGV[6] or 'PUBLISH'     -- 'SPUBLISH' where the cluster shards 
 
 local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
+-- A plain release judges the lock's shape from its own read, and the other keys only when there is
+-- a queue to hand over to (acquire.lua says why).
+local bad = mode ~= 'release' and foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -51,20 +53,28 @@ local function handOver()
 end
 
 if mode == 'release' then
-  -- The uncontended path: one command.
-  local value = redis.call('GETDEL', lock)
+  -- The uncontended path: two commands.
+  local value = redis.pcall('GET', lock)
+  local what = misfitRead(lock, value, 'lock')
+  if what then
+    return foreignAt(1, what)
+  end
   if not value then
     return 0
   end
-  local state, ms, holder = string.match(value, '^(.)(%d*) (.*)$')
+  local state, holder = string.match(value, '^(.)%d* (.*)$')
   if holder ~= owner then
-    -- Another owner's lock: put it back. GETDEL lost its remaining time, so it gets its whole
-    -- lease again; it is held a little longer, never shorter.
-    redis.call('SET', lock, value, 'PX', tonumber(ms) or waiterTimeout)
     return 0
   end
   if state ~= '-' then
+    bad = foreign({false, 'counter', 'zset', 'zset', 'leases'})
+    if bad then
+      return bad
+    end
+    redis.call('DEL', lock)
     handOver()
+  else
+    redis.call('DEL', lock)
   end
   return 1
 end

@@ -85,17 +85,13 @@ final class SimServer {
     return new Reply(false, 0, left, l.holder(), counter);
   }
 
-  /** release.lua, mode 'release': GETDEL, put back another owner's lock, hand over if '+'/'@'. */
+  /** release.lua, mode 'release': GET, leave another owner's lock alone, DEL, hand over if '+'/'@'. */
   boolean release(String owner, long now) {
     SimLock l = key.get(now);
-    if (l == null) {
+    if (l == null || !l.holder().equals(owner)) {
       return false;
     }
     key.del(now);
-    if (!l.holder().equals(owner)) { // put back for its whole lease (ms), never shorter
-      set(l.state(), l.ms(), l.holder(), now);
-      return false;
-    }
     if (l.state() != '-') {
       handOver(now);
     }
