@@ -102,7 +102,10 @@ public final class BenchMain {
     for (Workload w : s.workloads()) {
       sb.append(w).append(": ").append(w.description).append('\n');
     }
-    sb.append("ops/s: JMH throughput over all threads (W4: handoffs per second of the two-client ping-pong).\n");
+    sb.append("ops/s: W1, JMH throughput of its one thread; W2, W2-1c and W3, the lock+unlock cycles all threads"
+        + " completed in one common wall-clock window per iteration, over that window (JMH's own score sums each"
+        + " thread's rate over its own window, which an unfair lock inflates); W4, handoffs per second of the"
+        + " two-client ping-pong.\n");
     sb.append("p50/p99: JMH SampleTime of one lock+unlock (W4: unlock to the waiter's lock() returning).\n");
     sb.append("of floor: ops/s over that of the floor of the row's backend (floor-redis, floor-zookeeper,"
         + " floor-pg) in the same workload and run (W4: the floor's p50 over the row's); floors run in W1 only.\n");

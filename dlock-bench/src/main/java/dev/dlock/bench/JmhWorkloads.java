@@ -18,7 +18,9 @@ import org.openjdk.jmh.util.Statistics;
 /**
  * Runs W1 to W3 through JMH's Runner, one workload and target at a time, and reads back one row. W1
  * also runs JMH's GC profiler, for the bytes allocated per lock+unlock: one thread, no contention,
- * so the figure is the cost of the path itself.
+ * so the figure is the cost of the path itself. W1's ops/s is JMH's Throughput score (one thread,
+ * so its own rate is the rate); the sixteen-thread workloads take theirs from {@link CommonWindow},
+ * the cycles of all threads over one common window, since JMH's score sums per-thread rates.
  */
 final class JmhWorkloads {
   /** The GC profiler's bytes allocated per operation, over all threads of the JVM. */
@@ -42,6 +44,8 @@ final class JmhWorkloads {
         .shouldFailOnError(true);
     if (workload == Workload.W1) {
       options.addProfiler(GCProfiler.class);
+    } else {
+      options.addProfiler(CommonWindow.class);
     }
     Collection<RunResult> results = new Runner(options.build()).run();
     double opsPerSec = Double.NaN;
@@ -55,7 +59,9 @@ final class JmhWorkloads {
       threads = params.getThreads();
       switch (params.getMode()) {
         case Throughput -> {
-          opsPerSec = r.getPrimaryResult().getScore() * 1e9 / nanosPerUnit;
+          opsPerSec = workload == Workload.W1
+              ? r.getPrimaryResult().getScore() * 1e9 / nanosPerUnit
+              : windowScore(r, workload, target);
           Result<?> norm = r.getSecondaryResults().get(ALLOC_NORM);
           alloc = norm == null ? Double.NaN : norm.getScore();
         }
@@ -71,5 +77,13 @@ final class JmhWorkloads {
       throw new IllegalStateException("JMH returned no result for " + workload + " on " + target);
     }
     return new Row(workload, target, threads, opsPerSec, p50, p99).withAllocation(alloc);
+  }
+
+  private static double windowScore(RunResult r, Workload workload, String target) {
+    Result<?> window = r.getSecondaryResults().get(CommonWindow.RESULT);
+    if (window == null) {
+      throw new IllegalStateException("JMH returned no " + CommonWindow.RESULT + " for " + workload + " on " + target);
+    }
+    return window.getScore();
   }
 }

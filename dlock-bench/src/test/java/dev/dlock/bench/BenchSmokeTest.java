@@ -89,7 +89,8 @@ class BenchSmokeTest {
     }
     assertThat(asked).containsOnly(0).hasSize(16);
     // and W2-1c's benchmark takes that state, not W2's
-    assertThat(LockBench.class.getMethod("w2_1c", LockBench.OneClient.class).getAnnotation(
+    assertThat(LockBench.class.getMethod("w2_1c", LockBench.OneClient.class,
+        org.openjdk.jmh.infra.Control.class).getAnnotation(
         org.openjdk.jmh.annotations.Threads.class).value()).isEqualTo(16);
   }
 
