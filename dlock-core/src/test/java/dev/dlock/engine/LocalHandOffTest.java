@@ -58,21 +58,22 @@ class LocalHandOffTest {
   @Test
   void turnsWithinTheClientTakeTheNextTokensWithNoBackendCallUntilTheStreakEnds() throws Exception {
     SpacedBackend backend = new SpacedBackend(server.newBackend());
-    CountDownLatch waiting = new CountDownLatch(10);
+    int takers = NameState.MAX_STREAK + 2;
+    CountDownLatch waiting = new CountDownLatch(takers);
     try (LockClient client = client(backend, waiting)) {
       DistributedLock lock = client.lock("job");
       Lease first = lock.acquire();
-      // One thread competes at the backend, nine queue in the client.
+      // One thread competes at the backend, the others queue in the client.
       List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
       List<Integer> releasesSeen = Collections.synchronizedList(new ArrayList<>());
       List<CompletableFuture<Void>> done = new ArrayList<>();
-      for (int i = 0; i < 10; i++) {
+      for (int i = 0; i < takers; i++) {
         done.add(taker(lock, () -> {
           tokens.add(client.held().get(0).token());
           releasesSeen.add(backend.releases.get());
         }));
       }
-      assertThat(waiting.await(10, TimeUnit.SECONDS)).as("all ten wait").isTrue();
+      assertThat(waiting.await(10, TimeUnit.SECONDS)).as("all %d wait", takers).isTrue();
       int acquiresBefore = backend.acquires.get();
       long t = first.token();
       first.close();

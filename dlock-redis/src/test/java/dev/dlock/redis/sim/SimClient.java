@@ -27,7 +27,7 @@ final class SimClient implements Holder {
   private final SimSettings settings;
 
   /** The engine's streak of local hand-offs, below the server's spare tokens. */
-  static final int LOCAL_HAND_OFFS = 8;
+  static final int LOCAL_HAND_OFFS = 15;
 
   private Phase phase = Phase.IDLE;
   private int seq;
