@@ -1,0 +1,158 @@
+package dev.dlock.jdbc;
+
+import dev.dlock.LockException;
+import dev.dlock.internal.CallTimeout;
+import dev.dlock.spi.Grant;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One renewal round of exclusive grants, in chunks of {@link Dialect#RENEW_CHUNK}: on the caller's
+ * connection and, when the round has more than one chunk and the pool gives one, on a second
+ * connection from a helper thread. Why two: a chunk is one statement whose time is the server's,
+ * and each connection has its own server process, so a second one nearly halves a round of
+ * 100,000 leases; why no more: the pool is the application's. Each worker borrows its connection
+ * first and only then takes chunks, one at a time, so a helper that gets no connection (a pool of
+ * one, or a busy one) takes none and the round runs as it would alone. A chunk's result is the set
+ * of grants it extended, kept by the chunk's index, so each grant's outcome is its own; a chunk
+ * whose worker fails goes back to the list for the other worker, and the round fails only if the
+ * caller's own worker fails (the engine then keeps each lease to its deadline, as after any failed
+ * renewal, and reports no chunk's grants as lost or extended).
+ */
+final class RenewalChunks {
+  /** Renews one chunk on {@code c}; returns the grants it extended. */
+  interface Chunk {
+    Set<Grant> renew(Connection c, List<Grant> chunk) throws SQLException;
+  }
+
+  private final List<List<Grant>> chunks = new ArrayList<>();
+  private final List<@Nullable Set<Grant>> results = new ArrayList<>();
+  private final ArrayDeque<Integer> todo = new ArrayDeque<>();
+  private int inFlight;
+  private int finished;
+  private boolean stopped;
+  private @Nullable RuntimeException helperFailure;
+
+  private RenewalChunks(List<Grant> grants, int size) {
+    for (int from = 0; from < grants.size(); from += size) {
+      todo.add(chunks.size());
+      chunks.add(grants.subList(from, Math.min(grants.size(), from + size)));
+      results.add(null);
+    }
+  }
+
+  /**
+   * Renews {@code grants} in chunks of {@code size}, each by {@code chunk}; returns the grants
+   * extended. {@code helper} runs the second connection's worker; null, or busy, for none.
+   *
+   * @param what the operation, for the messages of {@link Database#run}
+   */
+  static Set<Grant> renew(Database db, String what, List<Grant> grants, int size, Chunk chunk,
+      @Nullable Executor helper) {
+    RenewalChunks round = new RenewalChunks(grants, size);
+    if (helper != null && round.chunks.size() > 1) {
+      long bound = CallTimeout.boundNanos(Long.MAX_VALUE);
+      try {
+        helper.execute(() -> round.help(db, what, chunk, bound));
+      } catch (RejectedExecutionException e) {
+        // The helper still waits for a connection for an earlier round (or the backend closed): alone.
+      }
+    }
+    return round.run(db, what, chunk);
+  }
+
+  /** The helper's worker, within the caller's deadline; a failure leaves its chunk to the caller. */
+  private void help(Database db, String what, Chunk chunk, long bound) {
+    try {
+      CallTimeout.within(bound == Long.MAX_VALUE ? -1 : bound, () -> db.run(what, c -> work(c, chunk)));
+    } catch (RuntimeException e) {
+      synchronized (this) {
+        helperFailure = e;
+      }
+    }
+  }
+
+  private Set<Grant> run(Database db, String what, Chunk chunk) {
+    while (true) {
+      try {
+        db.run(what, c -> work(c, chunk));
+      } catch (RuntimeException e) {
+        synchronized (this) {
+          stopped = true;
+          if (helperFailure != null) {
+            e.addSuppressed(helperFailure);
+          }
+        }
+        throw e;
+      }
+      synchronized (this) {
+        while (finished < chunks.size() && todo.isEmpty() && inFlight > 0) {
+          try {
+            wait(); // for the helper's chunk in flight, which its own deadline bounds
+          } catch (InterruptedException e) {
+            stopped = true;
+            Thread.currentThread().interrupt();
+            throw new LockException(what + " was interrupted waiting for its second connection", e);
+          }
+        }
+        if (finished == chunks.size()) {
+          Set<Grant> renewed = new HashSet<>();
+          for (Set<Grant> r : results) {
+            renewed.addAll(Objects.requireNonNull(r));
+          }
+          return renewed;
+        }
+        if (todo.isEmpty()) { // every chunk is either done, in flight or to do
+          throw new IllegalStateException(what + ": " + (chunks.size() - finished) + " chunk(s) neither done nor left to do");
+        }
+      }
+      // The helper failed and gave its chunk back: renew it here, on a connection borrowed anew.
+    }
+  }
+
+  private Boolean work(Connection c, Chunk chunk) throws SQLException {
+    for (int i = claim(); i >= 0; i = claim()) {
+      Set<Grant> extended;
+      try {
+        extended = chunk.renew(c, chunks.get(i));
+      } catch (SQLException | RuntimeException e) {
+        giveBack(i);
+        throw e;
+      }
+      finish(i, extended);
+    }
+    return Boolean.TRUE;
+  }
+
+  /** The index of a chunk to renew next, or -1 when none is left or the round has failed. */
+  private synchronized int claim() {
+    Integer i = stopped ? null : todo.poll();
+    if (i == null) {
+      return -1;
+    }
+    inFlight++;
+    return i;
+  }
+
+  private synchronized void finish(int i, Set<Grant> extended) {
+    results.set(i, extended);
+    inFlight--;
+    finished++;
+    notifyAll();
+  }
+
+  private synchronized void giveBack(int i) {
+    todo.push(i);
+    inFlight--;
+    notifyAll();
+  }
+}
