@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -212,19 +213,20 @@ final class LeaseBackend implements LockBackend, SpareTokens {
     long micros = micros(leaseTime);
     @Nullable JdbcKinds k = others.isEmpty() ? null : jdbcKinds();
     String what = "renew " + grants.size() + " lease(s)";
-    Set<Grant> renewed = new HashSet<>();
+    Set<Grant> gone = new HashSet<>();
     if (!list.isEmpty()) {
-      renewed.addAll(RenewalChunks.renew(db, what, list, Dialect.RENEW_CHUNK,
-          (c, chunk) -> d.renewChunk(c, chunk, micros), db.singleConnection() ? null : renewHelper));
+      BitSet renewed = RenewalChunks.renew(db, what, list, Dialect.RENEW_CHUNK,
+          (c, chunk) -> d.renewChunkAt(c, chunk, micros), db.singleConnection() ? null : renewHelper);
+      for (int i = renewed.nextClearBit(0); i < list.size(); i = renewed.nextClearBit(i + 1)) {
+        gone.add(list.get(i));
+      }
     }
     if (k != null) {
-      renewed.addAll(db.run(what, c -> k.renew(c, others, micros)));
-    }
-    list.addAll(others);
-    Set<Grant> gone = new HashSet<>();
-    for (Grant g : list) {
-      if (!renewed.contains(g)) {
-        gone.add(g);
+      Set<Grant> renewed = db.run(what, c -> k.renew(c, others, micros));
+      for (Grant g : others) {
+        if (!renewed.contains(g)) {
+          gone.add(g);
+        }
       }
     }
     return gone;

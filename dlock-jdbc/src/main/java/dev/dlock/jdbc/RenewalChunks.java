@@ -7,10 +7,9 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
@@ -22,20 +21,22 @@ import org.jspecify.annotations.Nullable;
  * and each connection has its own server process, so a second one nearly halves a round of
  * 100,000 leases; why no more: the pool is the application's. Each worker borrows its connection
  * first and only then takes chunks, one at a time, so a helper that gets no connection (a pool of
- * one, or a busy one) takes none and the round runs as it would alone. A chunk's result is the set
- * of grants it extended, kept by the chunk's index, so each grant's outcome is its own; a chunk
+ * one, or a busy one) takes none and the round runs as it would alone. A chunk's result is the
+ * positions of the grants it extended, kept by the chunk's index, so each grant's outcome is its
+ * own and no set of 100,000 grants is built to match them; a chunk
  * whose worker fails goes back to the list for the other worker, and the round fails only if the
  * caller's own worker fails (the engine then keeps each lease to its deadline, as after any failed
  * renewal, and reports no chunk's grants as lost or extended).
  */
 final class RenewalChunks {
-  /** Renews one chunk on {@code c}; returns the grants it extended. */
+  /** Renews one chunk on {@code c}; returns the positions in it of the grants it extended. */
   interface Chunk {
-    Set<Grant> renew(Connection c, List<Grant> chunk) throws SQLException;
+    BitSet renew(Connection c, List<Grant> chunk) throws SQLException;
   }
 
   private final List<List<Grant>> chunks = new ArrayList<>();
-  private final List<@Nullable Set<Grant>> results = new ArrayList<>();
+  private final int size;
+  private final List<@Nullable BitSet> results = new ArrayList<>();
   private final ArrayDeque<Integer> todo = new ArrayDeque<>();
   private int inFlight;
   private int finished;
@@ -43,6 +44,7 @@ final class RenewalChunks {
   private @Nullable RuntimeException helperFailure;
 
   private RenewalChunks(List<Grant> grants, int size) {
+    this.size = size;
     for (int from = 0; from < grants.size(); from += size) {
       todo.add(chunks.size());
       chunks.add(grants.subList(from, Math.min(grants.size(), from + size)));
@@ -51,12 +53,12 @@ final class RenewalChunks {
   }
 
   /**
-   * Renews {@code grants} in chunks of {@code size}, each by {@code chunk}; returns the grants
-   * extended. {@code helper} runs the second connection's worker; null, or busy, for none.
+   * Renews {@code grants} in chunks of {@code size}, each by {@code chunk}; returns the positions
+   * in {@code grants} of those extended. {@code helper} runs the second connection's worker; null, or busy, for none.
    *
    * @param what the operation, for the messages of {@link Database#run}
    */
-  static Set<Grant> renew(Database db, String what, List<Grant> grants, int size, Chunk chunk,
+  static BitSet renew(Database db, String what, List<Grant> grants, int size, Chunk chunk,
       @Nullable Executor helper) {
     RenewalChunks round = new RenewalChunks(grants, size);
     if (helper != null && round.chunks.size() > 1) {
@@ -81,7 +83,7 @@ final class RenewalChunks {
     }
   }
 
-  private Set<Grant> run(Database db, String what, Chunk chunk) {
+  private BitSet run(Database db, String what, Chunk chunk) {
     while (true) {
       try {
         db.run(what, c -> work(c, chunk));
@@ -105,9 +107,12 @@ final class RenewalChunks {
           }
         }
         if (finished == chunks.size()) {
-          Set<Grant> renewed = new HashSet<>();
-          for (Set<Grant> r : results) {
-            renewed.addAll(Objects.requireNonNull(r));
+          BitSet renewed = new BitSet();
+          for (int i = 0; i < results.size(); i++) {
+            BitSet r = Objects.requireNonNull(results.get(i));
+            for (int at = r.nextSetBit(0); at >= 0; at = r.nextSetBit(at + 1)) {
+              renewed.set(i * size + at);
+            }
           }
           return renewed;
         }
@@ -121,7 +126,7 @@ final class RenewalChunks {
 
   private Boolean work(Connection c, Chunk chunk) throws SQLException {
     for (int i = claim(); i >= 0; i = claim()) {
-      Set<Grant> extended;
+      BitSet extended;
       try {
         extended = chunk.renew(c, chunks.get(i));
       } catch (SQLException | RuntimeException e) {
@@ -143,7 +148,7 @@ final class RenewalChunks {
     return i;
   }
 
-  private synchronized void finish(int i, Set<Grant> extended) {
+  private synchronized void finish(int i, BitSet extended) {
     results.set(i, extended);
     inFlight--;
     finished++;
