@@ -1,6 +1,5 @@
 package dev.dlock.jdbc;
 
-import dev.dlock.LockException;
 import dev.dlock.internal.CallTimeout;
 import dev.dlock.spi.Grant;
 import java.sql.Connection;
@@ -97,15 +96,7 @@ final class RenewalChunks {
         throw e;
       }
       synchronized (this) {
-        while (finished < chunks.size() && todo.isEmpty() && inFlight > 0) {
-          try {
-            wait(); // for the helper's chunk in flight, which its own deadline bounds
-          } catch (InterruptedException e) {
-            stopped = true;
-            Thread.currentThread().interrupt();
-            throw new LockException(what + " was interrupted waiting for its second connection", e);
-          }
-        }
+        awaitHelper();
         if (finished == chunks.size()) {
           BitSet renewed = new BitSet();
           for (int i = 0; i < results.size(); i++) {
@@ -121,6 +112,25 @@ final class RenewalChunks {
         }
       }
       // The helper failed and gave its chunk back: renew it here, on a connection borrowed anew.
+    }
+  }
+
+  /**
+   * Waits while the helper's chunk is in flight. Not interruptibly: that chunk's statement is
+   * bounded by the round's deadline, and an interrupt the caller's thread carries (the engine's
+   * renewal thread may) would otherwise fail a round the server is completing; the flag is kept.
+   */
+  private synchronized void awaitHelper() {
+    boolean interrupted = false;
+    while (finished < chunks.size() && todo.isEmpty() && inFlight > 0) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
