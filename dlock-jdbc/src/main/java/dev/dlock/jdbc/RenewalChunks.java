@@ -22,10 +22,10 @@ import org.jspecify.annotations.Nullable;
  * first and only then takes chunks, one at a time, so a helper that gets no connection (a pool of
  * one, or a busy one) takes none and the round runs as it would alone. A chunk's result is the
  * positions of the grants it extended, kept by the chunk's index, so each grant's outcome is its
- * own and no set of 100,000 grants is built to match them; a chunk
- * whose worker fails goes back to the list for the other worker, and the round fails only if the
- * caller's own worker fails (the engine then keeps each lease to its deadline, as after any failed
- * renewal, and reports no chunk's grants as lost or extended).
+ * own and no set of 100,000 grants is built to match them. A chunk whose worker fails goes back
+ * to the list for the other worker, and the round fails only if the caller's own worker fails (the
+ * engine then keeps each lease to its deadline, as after any failed renewal, and no chunk's grants
+ * are reported lost or extended).
  */
 final class RenewalChunks {
   /** Renews one chunk on {@code c}; returns the positions in it of the grants it extended. */
@@ -53,7 +53,8 @@ final class RenewalChunks {
 
   /**
    * Renews {@code grants} in chunks of {@code size}, each by {@code chunk}; returns the positions
-   * in {@code grants} of those extended. {@code helper} runs the second connection's worker; null, or busy, for none.
+   * in {@code grants} of those extended. {@code helper} runs the second connection's worker (none
+   * when it is null or busy).
    *
    * @param what the operation, for the messages of {@link Database#run}
    */
@@ -108,7 +109,8 @@ final class RenewalChunks {
           return renewed;
         }
         if (todo.isEmpty()) { // every chunk is either done, in flight or to do
-          throw new IllegalStateException(what + ": " + (chunks.size() - finished) + " chunk(s) neither done nor left to do");
+          throw new IllegalStateException(
+              what + ": " + (chunks.size() - finished) + " chunk(s) neither done nor left to do");
         }
       }
       // The helper failed and gave its chunk back: renew it here, on a connection borrowed anew.

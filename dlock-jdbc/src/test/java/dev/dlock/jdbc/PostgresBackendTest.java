@@ -252,7 +252,8 @@ class PostgresBackendTest extends LeaseBackendCases {
               helperFailed.countDown();
               throw new SQLException("connection lost (test)", "08006");
             }
-            assertThat(helperFailed.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the helper failed").isTrue();
+            assertThat(helperFailed.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the helper failed")
+                .isTrue();
           })));
       List<Grant> grants = heldRows(2_500);
       List<Grant> stolen = List.of(grants.get(500), grants.get(1_500), grants.get(2_200));
@@ -274,8 +275,9 @@ class PostgresBackendTest extends LeaseBackendCases {
   private List<Grant> heldRows(int n) throws SQLException {
     String prefix = name() + "-";
     List<Grant> grants = new ArrayList<>();
-    try (Connection c = db().dataSource().getConnection(); PreparedStatement insert = c.prepareStatement(
-        "INSERT INTO dlock_locks (name, owner, token, expires_at) VALUES (?, ?, ?, now() + INTERVAL '10 minutes')")) {
+    String sql = "INSERT INTO dlock_locks (name, owner, token, expires_at)"
+        + " VALUES (?, ?, ?, now() + INTERVAL '10 minutes')";
+    try (Connection c = db().dataSource().getConnection(); PreparedStatement insert = c.prepareStatement(sql)) {
       for (int i = 0; i < n; i++) {
         Grant g = new Grant(prefix + i, "a:" + i, 1_000 + i);
         grants.add(g);
@@ -299,14 +301,16 @@ class PostgresBackendTest extends LeaseBackendCases {
    * on the thread about to send it. It claims to wrap nothing, so dlock does not see the pool.
    */
   private static DataSource onRenewal(DataSource ds, Gate gate) {
-    return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+    return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+        new Class<?>[] {DataSource.class},
         (p, m, args) -> m.getName().equals("isWrapperFor") ? Boolean.FALSE
             : m.getName().equals("getConnection") ? gated((Connection) invoke(m, ds, args), gate)
             : invoke(m, ds, args));
   }
 
   private static Connection gated(Connection c, Gate gate) {
-    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+        new Class<?>[] {Connection.class},
         (p, m, args) -> {
           Object result = invoke(m, c, args);
           if (m.getName().equals("prepareStatement") && ((String) args[0]).contains("unnest(")) {
