@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One renewal round of exclusive grants, in chunks of {@link Dialect#RENEW_CHUNK}: on the caller's
@@ -28,6 +30,8 @@ import org.jspecify.annotations.Nullable;
  * are reported lost or extended).
  */
 final class RenewalChunks {
+  private static final Logger log = LoggerFactory.getLogger(RenewalChunks.class);
+
   /** Renews one chunk on {@code c}; returns the positions in it of the grants it extended. */
   interface Chunk {
     BitSet renew(Connection c, List<Grant> chunk) throws SQLException;
@@ -77,6 +81,7 @@ final class RenewalChunks {
     try {
       CallTimeout.within(bound == Long.MAX_VALUE ? -1 : bound, () -> db.run(what, c -> work(c, chunk)));
     } catch (RuntimeException e) {
+      log.debug("dlock: the second connection of a renewal failed; the caller's renews its chunk", e);
       synchronized (this) {
         helperFailure = e;
       }
