@@ -89,6 +89,12 @@ final class Database {
     }
   }
 
+  /** True when the pool is known to hold one connection at most, so a second borrow would only wait. */
+  boolean singleConnection() {
+    HikariDataSource h = hikari;
+    return h != null && h.getMaximumPoolSize() <= 1;
+  }
+
   String description() {
     return description;
   }

@@ -14,6 +14,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -183,6 +184,22 @@ abstract class Dialect {
    * some are not extended).
    */
   abstract Set<Grant> renewChunk(Connection c, List<Grant> grants, long leaseMicros) throws SQLException;
+
+  /**
+   * {@link #renewChunk}, answered as the positions in {@code grants} of those extended. Why
+   * positions: a round of 100,000 leases then builds no set of grants to match them against; a
+   * dialect whose statement can return the positions overrides this.
+   */
+  BitSet renewChunkAt(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+    Set<Grant> extended = renewChunk(c, grants, leaseMicros);
+    BitSet at = new BitSet(grants.size());
+    for (int i = 0; i < grants.size(); i++) {
+      if (extended.contains(grants.get(i))) {
+        at.set(i);
+      }
+    }
+    return at;
+  }
 
   /** The "held" answer: the holder and its time left by the database clock. */
   Attempt held(Connection c, String name) throws SQLException {
@@ -393,6 +410,23 @@ abstract class Dialect {
    */
   final Set<Grant> renewByArrays(Connection c, String statement, List<Grant> grants, long leaseMicros,
       String textType, String bigintType) throws SQLException {
+    Set<Grant> renewed = new HashSet<>();
+    byArrays(c, statement, grants, leaseMicros, textType, bigintType,
+        rs -> renewed.add(new Grant(rs.getString(1), rs.getString(2), rs.getLong(3))));
+    return renewed;
+  }
+
+  /** One row a renewal statement returns. */
+  interface RenewedRow {
+    void read(ResultSet rs) throws SQLException;
+  }
+
+  /**
+   * Runs a renewal statement that takes the grants as three arrays (names, owners, tokens) after
+   * the lease, handing each row it returns to {@code row}.
+   */
+  final void byArrays(Connection c, String statement, List<Grant> grants, long leaseMicros, String textType,
+      String bigintType, RenewedRow row) throws SQLException {
     int n = grants.size();
     Object[] names = new Object[n];
     Object[] owners = new Object[n];
@@ -403,7 +437,6 @@ abstract class Dialect {
       owners[i] = g.owner();
       tokens[i] = g.token();
     }
-    Set<Grant> renewed = new HashSet<>();
     Array a1 = c.createArrayOf(textType, names);
     Array a2 = c.createArrayOf(textType, owners);
     Array a3 = c.createArrayOf(bigintType, tokens);
@@ -414,7 +447,7 @@ abstract class Dialect {
       ps.setArray(4, a3);
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          renewed.add(new Grant(rs.getString(1), rs.getString(2), rs.getLong(3)));
+          row.read(rs);
         }
       }
     } finally {
@@ -422,7 +455,6 @@ abstract class Dialect {
       a2.free();
       a3.free();
     }
-    return renewed;
   }
 
   /** Removes every waiter of {@code inbox}: the client is closing. Returns how many it removed. */

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -21,6 +22,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,6 +55,16 @@ final class LeaseBackend implements LockBackend, SpareTokens {
   private final PgListener.Opener listenOpener;
   private final @Nullable AutoCloseable pool;
   private final Waiters waiters = new Waiters();
+  /**
+   * The thread that renews some chunks of a large round on a second connection (see
+   * {@link RenewalChunks}); one at most, started when a round needs it, ended after a minute idle.
+   */
+  private final ThreadPoolExecutor renewHelper = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES,
+      new SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, "dlock-renew-helper");
+        t.setDaemon(true);
+        return t;
+      });
   private volatile @Nullable Dialect dialect;
   private volatile @Nullable Inbox inbox;
   private volatile @Nullable JdbcKinds kinds;
@@ -199,18 +212,21 @@ final class LeaseBackend implements LockBackend, SpareTokens {
     }
     long micros = micros(leaseTime);
     @Nullable JdbcKinds k = others.isEmpty() ? null : jdbcKinds();
-    Set<Grant> renewed = db.run("renew " + grants.size() + " lease(s)", c -> {
-      Set<Grant> all = new HashSet<>(list.isEmpty() ? Set.of() : d.renew(c, list, micros));
-      if (k != null) {
-        all.addAll(k.renew(c, others, micros));
-      }
-      return all;
-    });
-    list.addAll(others);
+    String what = "renew " + grants.size() + " lease(s)";
     Set<Grant> gone = new HashSet<>();
-    for (Grant g : list) {
-      if (!renewed.contains(g)) {
-        gone.add(g);
+    if (!list.isEmpty()) {
+      BitSet renewed = RenewalChunks.renew(db, what, list, Dialect.RENEW_CHUNK,
+          (c, chunk) -> d.renewChunkAt(c, chunk, micros), db.singleConnection() ? null : renewHelper);
+      for (int i = renewed.nextClearBit(0); i < list.size(); i = renewed.nextClearBit(i + 1)) {
+        gone.add(list.get(i));
+      }
+    }
+    if (k != null) {
+      Set<Grant> renewed = db.run(what, c -> k.renew(c, others, micros));
+      for (Grant g : others) {
+        if (!renewed.contains(g)) {
+          gone.add(g);
+        }
       }
     }
     return gone;
@@ -290,6 +306,7 @@ final class LeaseBackend implements LockBackend, SpareTokens {
       return;
     }
     closed = true;
+    renewHelper.shutdown();
     Inbox in = inbox;
     Dialect d = dialect;
     if (in != null && d != null) { // start sets dialect first, so both are set or in is null

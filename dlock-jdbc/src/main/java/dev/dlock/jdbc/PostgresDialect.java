@@ -5,6 +5,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -37,13 +39,14 @@ final class PostgresDialect extends Dialect {
 
   // Each array comes in through a sub-select, so the planner cannot count its elements: seeing a
   // thousand, it hashes the whole table once per chunk; not seeing them, it looks each grant up by
-  // the primary key, and a chunk's cost stays independent of the table's size.
+  // the primary key, and a chunk's cost stays independent of the table's size. It returns the
+  // position (from 1) of each grant extended, a number instead of the grant's three columns.
   private static final String RENEW = """
       UPDATE {table} AS l SET expires_at = now() + ? * INTERVAL '1 microsecond'
       FROM unnest((SELECT CAST(? AS text[])), (SELECT CAST(? AS text[])), (SELECT CAST(? AS bigint[])))
-        AS g(name, owner, token)
+        WITH ORDINALITY AS g(name, owner, token, at)
       WHERE l.name = g.name AND l.owner = g.owner AND l.token = g.token AND l.expires_at > now()
-      RETURNING l.name, l.owner, l.token""";
+      RETURNING g.at""";
 
   private static final String INSPECT = """
       SELECT name, owner, token, CAST(EXTRACT(EPOCH FROM expires_at - now()) * 1000000 AS BIGINT)
@@ -142,6 +145,18 @@ final class PostgresDialect extends Dialect {
 
   @Override
   Set<Grant> renewChunk(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
-    return renewByArrays(c, renew, grants, leaseMicros, "text", "bigint");
+    BitSet at = renewChunkAt(c, grants, leaseMicros);
+    Set<Grant> renewed = new HashSet<>();
+    for (int i = at.nextSetBit(0); i >= 0; i = at.nextSetBit(i + 1)) {
+      renewed.add(grants.get(i));
+    }
+    return renewed;
+  }
+
+  @Override
+  BitSet renewChunkAt(Connection c, List<Grant> grants, long leaseMicros) throws SQLException {
+    BitSet at = new BitSet(grants.size());
+    byArrays(c, renew, grants, leaseMicros, "text", "bigint", rs -> at.set(rs.getInt(1) - 1));
+    return at;
   }
 }

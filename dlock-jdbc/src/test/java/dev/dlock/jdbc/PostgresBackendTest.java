@@ -11,21 +11,28 @@ import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.internal.Abandonable;
 import dev.dlock.spi.Grant;
+import dev.dlock.spi.LockBackend;
 import dev.dlock.testkit.RecordingContext;
 import dev.dlock.testkit.VirtualTime;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -202,6 +209,129 @@ class PostgresBackendTest extends LeaseBackendCases {
       other.commit();
 
       assertThat(work.get(30, TimeUnit.SECONDS)).as("the attempt that succeeded").isEqualTo(2);
+    }
+  }
+
+  /**
+   * A round of three chunks runs two of them at once, on two connections (neither of the first
+   * two renewal statements starts until both have reached the server), and each grant keeps its
+   * own outcome: only the grant stolen in the second chunk is reported lost.
+   */
+  @Test
+  void aLargeRoundRunsTwoChunksAtOnceAndLosesOnlyTheStolenGrant() throws Exception {
+    CyclicBarrier both = new CyclicBarrier(2);
+    AtomicInteger renewals = new AtomicInteger();
+    try (HikariDataSource pool = pool(4)) {
+      LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().dataSource(
+          onRenewal(pool, () -> {
+            if (renewals.incrementAndGet() <= 2) {
+              both.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            }
+          })));
+      List<Grant> grants = heldRows(2_500);
+      Grant stolen = grants.get(Dialect.RENEW_CHUNK + 500);
+      db().execute("UPDATE dlock_locks SET owner = 'thief' WHERE name = '" + stolen.name() + "'");
+      assertThat(a.renew(grants, LONG)).containsExactly(stolen);
+      assertThat(renewals.get()).as("renewal statements").isEqualTo(3);
+    }
+  }
+
+  /**
+   * The second connection fails its first chunk (after the first connection has waited for that):
+   * the chunk goes back to the first connection, and the round still reports exactly the grants
+   * stolen, one in each chunk, whichever connection renewed it.
+   */
+  @Test
+  void aChunkTheSecondConnectionFailsIsRenewedOnTheFirst() throws Exception {
+    Thread caller = Thread.currentThread();
+    CountDownLatch helperFailed = new CountDownLatch(1);
+    try (HikariDataSource pool = pool(4)) {
+      LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().dataSource(
+          onRenewal(pool, () -> {
+            if (Thread.currentThread() != caller && helperFailed.getCount() > 0) {
+              helperFailed.countDown();
+              throw new SQLException("connection lost (test)", "08006");
+            }
+            assertThat(helperFailed.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("the helper failed")
+                .isTrue();
+          })));
+      List<Grant> grants = heldRows(2_500);
+      List<Grant> stolen = List.of(grants.get(500), grants.get(1_500), grants.get(2_200));
+      for (Grant g : stolen) {
+        db().execute("UPDATE dlock_locks SET owner = 'thief' WHERE name = '" + g.name() + "'");
+      }
+      assertThat(a.renew(grants, LONG)).containsExactlyInAnyOrderElementsOf(stolen);
+    }
+  }
+
+  private HikariDataSource pool(int size) {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(db().url());
+    config.setMaximumPoolSize(size);
+    return new HikariDataSource(config);
+  }
+
+  /** {@code n} rows held by owners a:0, a:1, ... for ten minutes, written directly; their grants. */
+  private List<Grant> heldRows(int n) throws SQLException {
+    String prefix = name() + "-";
+    List<Grant> grants = new ArrayList<>();
+    String sql = "INSERT INTO dlock_locks (name, owner, token, expires_at)"
+        + " VALUES (?, ?, ?, now() + INTERVAL '10 minutes')";
+    try (Connection c = db().dataSource().getConnection(); PreparedStatement insert = c.prepareStatement(sql)) {
+      for (int i = 0; i < n; i++) {
+        Grant g = new Grant(prefix + i, "a:" + i, 1_000 + i);
+        grants.add(g);
+        insert.setString(1, g.name());
+        insert.setString(2, g.owner());
+        insert.setLong(3, g.token());
+        insert.addBatch();
+      }
+      insert.executeBatch();
+    }
+    return grants;
+  }
+
+  /** Runs before a renewal statement; may throw to fail it. */
+  private interface Gate {
+    void enter() throws Exception;
+  }
+
+  /**
+   * {@code ds}, running {@code gate} before each renewal statement (the one that unnests arrays),
+   * on the thread about to send it. It claims to wrap nothing, so dlock does not see the pool.
+   */
+  private static DataSource onRenewal(DataSource ds, Gate gate) {
+    return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+        new Class<?>[] {DataSource.class},
+        (p, m, args) -> m.getName().equals("isWrapperFor") ? Boolean.FALSE
+            : m.getName().equals("getConnection") ? gated((Connection) invoke(m, ds, args), gate)
+            : invoke(m, ds, args));
+  }
+
+  private static Connection gated(Connection c, Gate gate) {
+    return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(),
+        new Class<?>[] {Connection.class},
+        (p, m, args) -> {
+          Object result = invoke(m, c, args);
+          if (m.getName().equals("prepareStatement") && ((String) args[0]).contains("unnest(")) {
+            PreparedStatement ps = (PreparedStatement) result;
+            return Proxy.newProxyInstance(PreparedStatement.class.getClassLoader(),
+                new Class<?>[] {PreparedStatement.class}, (q, n, more) -> {
+                  if (n.getName().startsWith("execute")) {
+                    gate.enter();
+                  }
+                  return invoke(n, ps, more);
+                });
+          }
+          return result;
+        });
+  }
+
+  private static @Nullable Object invoke(Method m, Object target, @Nullable Object[] args) throws Throwable {
+    try {
+      return m.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
     }
   }
 
