@@ -271,26 +271,6 @@ class PostgresBackendTest extends LeaseBackendCases {
     return new HikariDataSource(config);
   }
 
-  /** {@code n} rows held by owners a:0, a:1, ... for ten minutes, written directly; their grants. */
-  private List<Grant> heldRows(int n) throws SQLException {
-    String prefix = name() + "-";
-    List<Grant> grants = new ArrayList<>();
-    String sql = "INSERT INTO dlock_locks (name, owner, token, expires_at)"
-        + " VALUES (?, ?, ?, now() + INTERVAL '10 minutes')";
-    try (Connection c = db().dataSource().getConnection(); PreparedStatement insert = c.prepareStatement(sql)) {
-      for (int i = 0; i < n; i++) {
-        Grant g = new Grant(prefix + i, "a:" + i, 1_000 + i);
-        grants.add(g);
-        insert.setString(1, g.name());
-        insert.setString(2, g.owner());
-        insert.setLong(3, g.token());
-        insert.addBatch();
-      }
-      insert.executeBatch();
-    }
-    return grants;
-  }
-
   /** Runs before a renewal statement; may throw to fail it. */
   private interface Gate {
     void enter() throws Exception;
