@@ -29,8 +29,9 @@ end
 
 -- The shapes are judged before anything is written, but only as far as the path taken needs: the
 -- uncontended path reads the counter, which it needs anyway, and its SET NX writes the lock only
--- where no key is; the queue's keys are looked at when the path touches them. Each command costs a
--- Lua script about a microsecond of the server's single thread, as much as the grant itself.
+-- where no key is; the queue's keys are looked at when the path touches them. Why: each command a
+-- script runs costs the server's one thread about a microsecond, and checking all five keys on
+-- every call cost as much as the grant itself.
 local last = redis.pcall('GET', counter)
 local what = misfitRead(counter, last, 'counter')
 if what then
