@@ -94,7 +94,7 @@ class EngineCostTest {
   }
 
   @Test
-  void aClientsThreadsHandTheLockOnAtMostEightTimesInARow() throws Exception {
+  void aClientsThreadsHandTheLockOnAtMostMaxStreakTimesInARow() throws Exception {
     CountingBackend backend = new CountingBackend(server.newBackend());
     try (LockClient client = LockClient.builder().backend(backend).build();
         LockClient other = LockClient.builder().backend(server.newBackend()).build()) {
@@ -121,7 +121,7 @@ class EngineCostTest {
         }
       }
       assertThat(backend.endings.toString()).as("releases (r) and hand-offs (h)")
-          .doesNotContain("h".repeat(9));
+          .doesNotContain("h".repeat(NameState.MAX_STREAK + 1));
     }
   }
 

@@ -240,7 +240,7 @@ class RedisBackendTest {
     long evalsha = delta(before, server.commandCalls()).getOrDefault("evalsha", 0L);
     assertThat(tokens).as("tokens in the order the lock was held").hasSize(threads * rounds).isSorted()
         .doesNotHaveDuplicates();
-    // Each grant from the server is handed on up to eight times in the client before its release.
+    // Each grant from the server is handed on up to fifteen times in the client before its release.
     assertThat(evalsha).as("scripts run for %d turns", threads * rounds).isLessThan(threads * rounds / 2);
   }
 
