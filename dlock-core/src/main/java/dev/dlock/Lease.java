@@ -33,7 +33,7 @@ public interface Lease extends AutoCloseable {
   /**
    * When the lease runs out unless renewed, in nanoseconds on the client's {@link Ticker}: the send
    * time of the last successful grant or renewal plus the lease, less a margin for clock drift (1%
-   * of the lease and 2 ms), so it comes before the server could let the lock go.
+   * of the lease and 20 ms), so it comes before the server could let the lock go.
    */
   long validUntilNanos();
 

@@ -44,7 +44,7 @@ public interface LockClient extends AutoCloseable {
    * A lock whose lease is renewed by the client's watchdog every {@code leaseTime / 3} while held,
    * so it outlives any critical section yet expires a lease after the holder dies. The holder is
    * told it lost the lease at the send time of its last successful renewal plus the lease, less a
-   * margin of 1% and 2 ms, before the server can grant it to anyone else. Where the server's lease
+   * margin of 1% and 20 ms, before the server can grant it to anyone else. Where the server's lease
    * is a session (ZooKeeper), the session timeout takes the lease's place. Held through the
    * {@code Lock} methods by a thread that ends without unlocking it, it is released at the next
    * renewal ({@link LockListener#abandoned}).
@@ -57,7 +57,7 @@ public interface LockClient extends AutoCloseable {
   /**
    * A lock whose grants are never renewed and simply expire after {@code leaseTime}, for work with
    * a known bound. If the work outlasts the lease the lease is lost, its signal fires (at the lease
-   * less a margin of 1% and 2 ms), and the client releases the grant at the server, which is what
+   * less a margin of 1% and 20 ms), and the client releases the grant at the server, which is what
    * frees it on a server that expires nothing by itself (ZooKeeper). Where the server's lease is a
    * session, the session is still renewed meanwhile, and the lease is lost early if it ends.
    */
