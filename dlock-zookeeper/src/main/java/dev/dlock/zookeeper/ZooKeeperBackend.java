@@ -371,6 +371,10 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
     return queueNodes;
   }
 
+  SessionStates states() {
+    return states;
+  }
+
   /** How many predecessor watches fired a wake-up. */
   int wakeUps() {
     return wakeUps.get();

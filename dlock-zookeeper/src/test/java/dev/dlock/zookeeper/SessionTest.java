@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,6 +179,32 @@ class SessionTest {
       assertThat(holder.context().nextLoss(PATIENCE)).isEqualTo(grant);
       assertThat(holder.context().nextReconnect(PATIENCE)).contains("a new session");
       assertThat(holder.backend().renew(List.of(grant), Duration.ofSeconds(3))).containsExactly(grant);
+    }
+  }
+
+  /**
+   * Curator tells its listeners on a thread of its own, so the LOST of an expired session can be
+   * handled after the next session is up and has granted (seen in the lab under load: the new
+   * grant reported lost, released, and given to another client). It ends the old session only.
+   */
+  @Test
+  void aLostHandledAfterTheNextSessionGrantedEndsOnlyTheOldSession() throws Exception {
+    try (SpiClients spi = new SpiClients(url("sessionTimeout=3s"))) {
+      SpiClients.Spi holder = spi.open("holder");
+      Attempt old = holder.request("before", LockKind.EXCLUSIVE, 1, false, null);
+      ZkServers.killSession(server.getConnectString(), holder.backend());
+      assertThat(holder.context().nextLoss(PATIENCE)).isEqualTo(new Grant("before", holder.owner(), old.token()));
+      assertThat(holder.context().nextReconnect(PATIENCE)).contains("a new session");
+      SpiClients.Spi again = new SpiClients.Spi(holder.backend(), holder.context(), "holder:2");
+      Attempt fresh = again.request("after", LockKind.EXCLUSIVE, 1, false, null);
+      assertThat(fresh.isGranted()).isTrue();
+
+      holder.backend().states().stateChanged(null, ConnectionState.LOST); // the late LOST
+
+      assertThat(holder.context().nextLoss(Duration.ofMillis(200))).as("losses reported").isNull();
+      Grant kept = new Grant("after", again.owner(), fresh.token());
+      assertThat(holder.backend().renew(List.of(kept), Duration.ofSeconds(3))).as("grants lost").isEmpty();
+      assertThat(holder.backend().inspect("after")).get().extracting(i -> i.owner()).isEqualTo(again.owner());
     }
   }
 
