@@ -55,7 +55,7 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
             + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.",
         "Each server preset includes its backend's floor (" + Targets.FLOOR_PREFIX + "redis, "
             + Targets.FLOOR_PREFIX + "zookeeper, " + Targets.FLOOR_PREFIX + "pg): the fewest round trips"
-            + " any lock there needs, no lock logic; run in W1 only, it gives the \"of floor\" column.",
+            + " any lock there needs, no lock logic; run in W1 and W3 only, it gives the \"of floor\" column.",
         "The scale rows S1 and S2 are a command of their own: ./bench scale --help"));
     cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
     return cl.getUsageMessage();

@@ -96,7 +96,7 @@ class BenchSmokeTest {
 
   /**
    * Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here, with
-   * the PostgreSQL floor, which runs in W1 only and gives that row its share of the floor.
+   * the PostgreSQL floor, which runs in W1 (and W3) but not W4, and gives that row its share of the floor.
    */
   @Test
   void jdbcPgAndItsFloorRunOnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {

@@ -7,6 +7,7 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.SlotHash;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -48,9 +49,7 @@ final class Keys {
 
   /** The lock, token, queue, alive and waiters' leases keys of a name, in the order the scripts expect. */
   byte[][] of(String name) {
-    byte[] tag = tag(name);
-    return new byte[][] {key(tag, LOCK), key(tag, ":token"), key(tag, ":queue"), key(tag, ":alive"),
-        key(tag, ":leases")};
+    return keys(name, LOCK, ":token", ":queue", ":alive", ":leases");
   }
 
   /** The fair lock's owner, token, queue, alive and leases keys, in the order the fair scripts expect. */
@@ -69,17 +68,20 @@ final class Keys {
     return keys(name, ":sem:holders", ":sem:meta", ":sem:queue", ":sem:alive", ":sem:leases");
   }
 
+  // Each key is the prefix and tag, written once, then a suffix: one copy a key. Why so plain: the
+  // keys are built on every call, twice a lock+unlock, and building them through streams and
+  // concatenations was a tenth of the client's work in an uncontended cycle.
   private byte[][] keys(String name, String... suffixes) {
-    byte[] tag = tag(name);
+    byte[] head = head(name);
     byte[][] out = new byte[suffixes.length][];
     for (int i = 0; i < suffixes.length; i++) {
-      out[i] = key(tag, suffixes[i]);
+      out[i] = withSuffix(head, suffixes[i]);
     }
     return out;
   }
 
   byte[] lock(String name) {
-    return key(tag(name), LOCK);
+    return withSuffix(head(name), LOCK);
   }
 
   /** The lock keys of exclusive {@code grants}, in order, as renew.lua takes them. */
@@ -91,9 +93,12 @@ final class Keys {
     return locks;
   }
 
-  /** The prefix of the notification channels of {@code name}'s clients; a client id follows it. */
+  /**
+   * The prefix of the notification channels of {@code name}'s clients; a client id follows it. The
+   * array may be shared: nobody writes into it.
+   */
   byte[] channels(String name) {
-    return sharded ? shardChannels(SlotHash.getSlot(lock(name))) : channels.clone();
+    return sharded ? shardChannels(SlotHash.getSlot(lock(name))) : channels;
   }
 
   /** The command that publishes to those channels. */
@@ -198,24 +203,39 @@ final class Keys {
     return out.toString(StandardCharsets.UTF_8);
   }
 
-  private static byte[] tag(String name) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write('{');
-    for (byte b : utf8(name)) {
-      if (b == '}') {
-        out.writeBytes(utf8("%7D"));
-      } else if (b == '%') {
-        out.writeBytes(utf8("%25"));
-      } else {
-        out.write(b);
+  /** The prefix and the name's tag: {@code prefix{escaped name}}. */
+  private byte[] head(String name) {
+    byte[] raw = utf8(name);
+    int escapes = 0;
+    for (byte b : raw) {
+      if (b == '}' || b == '%') {
+        escapes++;
       }
     }
-    out.write('}');
-    return out.toByteArray();
+    byte[] out = new byte[prefix.length + raw.length + 2 * escapes + 2];
+    System.arraycopy(prefix, 0, out, 0, prefix.length);
+    int at = prefix.length;
+    out[at++] = '{';
+    for (byte b : raw) {
+      if (b == '}' || b == '%') {
+        out[at++] = '%';
+        out[at++] = b == '}' ? (byte) '7' : (byte) '2';
+        out[at++] = b == '}' ? (byte) 'D' : (byte) '5';
+      } else {
+        out[at++] = b;
+      }
+    }
+    out[at] = '}';
+    return out;
   }
 
-  private byte[] key(byte[] tag, String suffix) {
-    return concat(concat(prefix, tag), utf8(suffix));
+  /** {@code head} followed by {@code suffix}, which is ASCII (the suffixes are this package's). */
+  private static byte[] withSuffix(byte[] head, String suffix) {
+    byte[] out = Arrays.copyOf(head, head.length + suffix.length());
+    for (int i = 0; i < suffix.length(); i++) {
+      out[head.length + i] = (byte) suffix.charAt(i);
+    }
+    return out;
   }
 
   static byte[] utf8(String s) {

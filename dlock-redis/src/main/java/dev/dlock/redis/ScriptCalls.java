@@ -127,6 +127,8 @@ final class ScriptCalls {
 
   private final Keys keys;
   private final byte[] waiterTimeoutMs;
+  // Read and replaced whole by any thread; the bytes are never written once made.
+  private volatile Sent lastLease = new Sent(-1, new byte[0]);
 
   /**
    * @param waiterTimeoutMillis how long a waiter keeps its place without asking again, and how
@@ -139,8 +141,20 @@ final class ScriptCalls {
 
   ScriptCall<AcquireReply> acquire(String name, String owner, long leaseMillis, AcquireMode mode) {
     return new ScriptCall<>(Script.ACQUIRE, keys.of(name),
-        args(utf8(owner), ascii(leaseMillis), mode.wire, waiterTimeoutMs), AcquireReply::of);
+        args(utf8(owner), lease(leaseMillis), mode.wire, waiterTimeoutMs), AcquireReply::of);
   }
+
+  /** A lease as sent: the last one's bytes again, as a client's leases are nearly always the same. */
+  private byte[] lease(long millis) {
+    Sent last = lastLease;
+    if (last.millis() != millis) {
+      last = new Sent(millis, ascii(millis));
+      lastLease = last;
+    }
+    return last.wire();
+  }
+
+  private record Sent(long millis, byte[] wire) {}
 
   /** release.lua: true if the owner held (or had been pushed) the lock and it is freed. */
   ScriptCall<Boolean> release(String name, String owner, ReleaseMode mode) {
@@ -158,11 +172,10 @@ final class ScriptCalls {
         AcquireReply::of);
   }
 
-  /** redlock-release.lua on one node: true if the owner held the lock there and it is freed. */
   /**
-   * redlock-release.lua. {@code release} names this release in the wake-ups it sends: the same on
-   * every node, so that a waiter counts only nodes that told it of the same release (see
-   * {@link RedlockWakes}).
+   * redlock-release.lua on one node: true if the owner held the lock there and it is freed.
+   * {@code release} names this release in the wake-ups it sends: the same on every node, so that a
+   * waiter counts only nodes that told it of the same release (see {@link RedlockWakes}).
    */
   ScriptCall<Boolean> redlockRelease(String name, String owner, RedlockRelease mode, long release) {
     return new ScriptCall<>(Script.REDLOCK_RELEASE, redlockKeys(name),

@@ -5,11 +5,16 @@
 -- (lua-replicate-commands yes), and this call makes it so whatever that setting says.
 redis.replicate_commands()
 
--- The server's clock in microseconds. Lua numbers are doubles, exact for integers below 2^53,
--- which in microseconds is the year 2255.
+-- The server's clock in microseconds, read once per call: a script runs in one go, and a release
+-- that hands over reads it for the waiters' places and again for the token. Lua numbers are
+-- doubles, exact for integers below 2^53, which in microseconds is the year 2255.
+local clock
 local function micros()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
+  if not clock then
+    local t = redis.call('TIME')
+    clock = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  end
+  return clock
 end
 
 -- A whole number as all its digits: '%.0f' writes them all, where tostring and '..' round to 14.
@@ -176,7 +181,8 @@ end
 -- takes with the right script). Returns the token and how long the grant lasts untaken: the
 -- waiter timeout, or the lease the waiter recorded in `g.leases` when it queued if that is shorter
 -- (release.lua says why); or nil if its place in `g.alive` lapsed by `g.now` (server milliseconds;
--- not checked when nil) or its client no longer listens. The caller writes the grant.
+-- not checked when nil) or its client no longer listens. The caller writes the grant. `g.last`, if
+-- set, is what a GET of the counter answered already in this call; the first draw uses it up.
 local function offer(g, waiter)
   if g.now and tonumber(redis.call('ZSCORE', g.alive, waiter) or 0) <= g.now then
     return nil
@@ -187,7 +193,8 @@ local function offer(g, waiter)
   end
   -- An owner queued by an older dlock has no lease recorded: the waiter timeout bounds its grant.
   local ms = math.min(g.waiterTimeout, tonumber(redis.call('HGET', g.leases, waiter)) or g.waiterTimeout)
-  local token = drawToken(g.counter, g.field, g.kind == '' and SPARE or 0)
+  local token = drawToken(g.counter, g.field, g.kind == '' and SPARE or 0, g.last)
+  g.last = nil
   local message = g.kind .. seq .. ' ' .. digits(token) .. ' ' .. g.name
   if redis.call(g.publish, g.channels .. client, message) == 0 then
     return nil

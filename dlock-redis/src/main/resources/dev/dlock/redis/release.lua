@@ -34,13 +34,14 @@ local function drop(waiter)
 end
 
 -- Drops lapsed waiters, then grants the lock to the oldest waiter whose client still listens.
-local function handOver()
+-- `last`: what a GET of the counter answered in this call, if it was read (offer, in the prelude).
+local function handOver(last)
   local now = math.floor(micros() / 1000)
   for _, gone in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)) do
     drop(gone)
   end
   local g = {leases = leases, counter = counter, channels = channels, publish = publish, name = name,
-    kind = '', waiterTimeout = waiterTimeout}
+    kind = '', waiterTimeout = waiterTimeout, last = last}
   walkQueue(queue, 8, function(head)
     local token, ms = offer(g, head)
     if token then
@@ -67,12 +68,17 @@ if mode == 'release' then
     return 0
   end
   if state ~= '-' then
-    bad = foreign({false, 'counter', 'zset', 'zset', 'leases'})
+    local last = redis.pcall('GET', counter)
+    what = misfitRead(counter, last, 'counter')
+    if what then
+      return foreignAt(2, what)
+    end
+    bad = foreign({false, false, 'zset', 'zset', 'leases'})
     if bad then
       return bad
     end
     redis.call('DEL', lock)
-    handOver()
+    handOver(last)
   else
     redis.call('DEL', lock)
   end

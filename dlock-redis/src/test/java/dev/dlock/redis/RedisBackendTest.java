@@ -63,8 +63,9 @@ class RedisBackendTest {
       assertThat(slots).as("slots of the keys of lock '%s'", name).hasSize(1);
       assertThat(keys.nameOf(keys.lock(name))).isEqualTo(name);
     }
-    // Escaping keeps distinct names apart.
+    // Escaping keeps distinct names apart, and writes exactly what earlier versions wrote.
     assertThat(keys.lock("a}b")).isNotEqualTo(keys.lock("a%7Db"));
+    assertThat(new String(keys.of("日}%")[1], StandardCharsets.UTF_8)).isEqualTo("dlock:{日%7D%25}:token");
   }
 
   @Test

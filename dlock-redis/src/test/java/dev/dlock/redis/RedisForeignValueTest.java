@@ -12,6 +12,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -170,6 +171,28 @@ class RedisForeignValueTest {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /** A release that hands the lock to a waiter draws a token: it judges the counter before writing. */
+  @Test
+  void aReleaseThatWouldHandOverFailsNamingAForeignCounter() throws Exception {
+    String name = "hand-over-counter";
+    Lease held = client(Duration.ofSeconds(30)).lock(name).acquire();
+    Counter events = new Counter();
+    LockClient waiter = clients.add(LockClient.builder().url(server.url() + "?prefix=" + PREFIX)
+        .listener(events).build());
+    CompletableFuture.runAsync(() -> {
+      try {
+        waiter.lock(name).tryAcquire(Duration.ofSeconds(30));
+      } catch (InterruptedException | RuntimeException e) {
+        // the client closes at the end of the test
+      }
+    });
+    assertThat(events.await("waited", 1, Duration.ofSeconds(10))).as("the waiter queued").isTrue();
+    String key = new String(new Keys(PREFIX).of(name)[1], StandardCharsets.UTF_8);
+    Object stored = Shape.STRING.put(key);
+    assertForeign(held::close, key, Shape.STRING);
+    assertThat(stored(key)).isEqualTo(stored);
   }
 
   @Test

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * The targets by name. A new backend or peer joins the benchmark with one line here and a class
  * implementing {@link Target}. The first entry is the floor that the others are compared with.
  * Each server backend also has a floor of its own ({@value #FLOOR_PREFIX}...): the fewest round
- * trips any lock on that backend needs, run in the backend's preset, in W1 only (it is no lock).
+ * trips any lock on that backend needs, run in the backend's preset, in W1 and W3 only (it does not queue).
  *
  * <p>Targets that need a database are not run by default, so a plain {@code ./bench} stays quick;
  * they run when named, or all together through the preset {@value #JDBC}.
@@ -103,7 +103,7 @@ public final class Targets {
     return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
   }
 
-  /** Whether {@code name} is a backend floor, which runs in W1 only. */
+  /** Whether {@code name} is a backend floor, which runs in W1 and W3 only. */
   public static boolean isFloor(String name) {
     return name.startsWith(FLOOR_PREFIX);
   }
