@@ -251,12 +251,12 @@ final class Scripts {
    * When a call must have its reply, on {@link #clock}; {@code caller} if the caller's deadline
    * set it rather than the command timeout.
    */
-  private record Deadline(long at, Duration limit, boolean caller) {}
+  private record Deadline(long at, long limitNanos, boolean caller) {}
 
   private Deadline deadline() {
     long own = timeout.plusSeconds(1).toNanos();
     long bound = CallTimeout.boundNanos(own);
-    return new Deadline(clock.getAsLong() + bound, Duration.ofNanos(bound), bound < own);
+    return new Deadline(clock.getAsLong() + bound, bound, bound < own);
   }
 
   /** Waits for a reply until {@code d} without giving up on an interrupt, which stays set. */
@@ -276,7 +276,7 @@ final class Scripts {
         } catch (TimeoutException e) {
           future.cancel(true);
           throw new RedisCommandTimeoutException(String.format("no reply within %d ms (%s)",
-              d.limit().toMillis(), d.caller() ? "the caller's deadline" : "the command timeout and 1 s"));
+              TimeUnit.NANOSECONDS.toMillis(d.limitNanos()), d.caller() ? "the caller's deadline" : "the command timeout and 1 s"));
         }
       }
     } finally {
