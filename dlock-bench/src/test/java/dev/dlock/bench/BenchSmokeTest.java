@@ -96,11 +96,12 @@ class BenchSmokeTest {
 
   /**
    * Starts the embedded PostgreSQL (a few seconds), so only dlock's own JDBC target runs here, with
-   * the PostgreSQL floor, which runs in W1 (and W3) but not W4, and gives that row its share of the floor.
+   * the PostgreSQL floor, which runs in W1 and W3 (16 threads on 1,024 keys, trying again when a key
+   * is held) but not W4, and gives those rows their share of the floor.
    */
   @Test
   void jdbcPgAndItsFloorRunOnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--targets", "jdbc-pg,floor-pg", "--workloads", "W1,W4", "-f", "0",
+    Settings s = Settings.parse("--targets", "jdbc-pg,floor-pg", "--workloads", "W1,W3,W4", "-f", "0",
         // 300 ms, not 100: on a loaded machine (load 25 on 2 cores) W4 then completed no handoff
         "-wi", "0", "-i", "1", "-r", "300ms", "--out", dir.resolve("r.md").toString());
 
@@ -110,6 +111,8 @@ class BenchSmokeTest {
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "jdbc-pg", 1),
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "floor-pg", 1),
+        org.assertj.core.groups.Tuple.tuple(Workload.W3, "jdbc-pg", 16),
+        org.assertj.core.groups.Tuple.tuple(Workload.W3, "floor-pg", 16),
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "jdbc-pg", 2));
     for (Row r : table.rows()) {
       assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite();
