@@ -47,7 +47,8 @@ public class EngineWaitLincheckTest {
   private static final Duration LEASE = Duration.ofHours(1);
   private static final long STEP_MILLIS = 1;
   private static final long WAIT_MILLIS = 6;
-  private static final int SCENARIO_INVOCATIONS = 60;
+  // With a wait's cancel undone, the fair scenario failed in 3 of 3 runs at 30 (it ran 60 before).
+  private static final int SCENARIO_INVOCATIONS = 30;
 
   static {
     LincheckSetup.init();
