@@ -145,6 +145,12 @@ abstract class Dialect {
   /** The type name the JDBC driver reports for the timestamp columns, upper case. */
   abstract String timestampType();
 
+  /**
+   * Tells the dialect the columns (lower case) the lock table has, once its shape is checked, so
+   * it can use an optional column where the table has it; nothing by default.
+   */
+  void lockColumns(Set<String> columns) {}
+
   /** True where tables are qualified by catalog (MySQL's database) rather than schema. */
   boolean qualifiesByCatalog() {
     return false;

@@ -18,7 +18,10 @@ import org.jspecify.annotations.Nullable;
  * chunk of grants as three arrays, joined to the table by its primary key, and gets back the rows
  * it extended; waking the next waiter deletes its queue row and NOTIFYs its client's inbox channel
  * with the lock name in the release's own transaction, so the notice goes out only once its
- * delete is committed; a release and its look at the queue travel together in one round trip.
+ * delete is committed. Where the lock table has the {@code queued} column (tables made by this
+ * version), a waiter's ARM counts itself on the lock row and a release returns that count, so a
+ * release that finds it zero skips the look at the queue: one statement. Otherwise a release and
+ * its look travel together in one round trip, as two statements.
  */
 final class PostgresDialect extends Dialect {
   /** EXTRACT gives numeric (exact) from PostgreSQL 14, double precision (within 1 µs) before. */
@@ -79,6 +82,31 @@ final class PostgresDialect extends Dialect {
   // snapshot, so the look sees every waiter queued before the release (see releaseAndWake).
   private static final String RELEASE_AND_LOOK = RELEASE + ";\n" + QUEUED;
 
+  // The release of a table with the queued column: the row's count of ARMs comes back with it. An
+  // ARM bumps the count under the lock row's lock, so the release either waits for that ARM's
+  // commit and returns the new count (READ COMMITTED re-reads a row a concurrent writer changed),
+  // or runs first, and then the waiter's try after its ARM finds the row free.
+  private static final String RELEASE_COUNTED = RELEASE + "\nRETURNING queued";
+
+  // Queues as ARM does and bumps the lock row's count, the row first (the join makes the insert
+  // wait for it), so it locks rows in the order a release does. A name with no row counts
+  // nothing: the waiter's next try inserts the row and is granted.
+  private static final String ARM_COUNTED = """
+      WITH w(name, owner, inbox) AS (VALUES (CAST(? AS varchar), CAST(? AS varchar), CAST(? AS varchar))),
+        counted AS (UPDATE {table} AS l SET queued = l.queued + 1 FROM w WHERE l.name = w.name RETURNING l.name)
+      INSERT INTO {table}_waiters (name, owner, inbox, queued_at, seen_at)
+      SELECT w.name, w.owner, w.inbox, now(), now() FROM w LEFT JOIN counted ON true
+      ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
+
+  // The look of a release whose row counted ARMs, run after the release committed. It resets the
+  // count when the queue is empty, but only if no ARM bumped it since the release read it: an ARM
+  // that did, committed or not, changed the row this UPDATE re-reads, so its count stays.
+  private static final String LOOK_AND_RESET = """
+      WITH look AS (SELECT EXISTS (SELECT 1 FROM {table}_waiters WHERE name = ?) AS waiting),
+        reset AS (UPDATE {table} SET queued = 0
+          WHERE name = ? AND queued = ? AND NOT (SELECT waiting FROM look))
+      SELECT waiting FROM look""";
+
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = now() WHERE inbox = ?""";
 
@@ -88,6 +116,11 @@ final class PostgresDialect extends Dialect {
   private final String grant = sql(GRANT);
   private final String renew = sql(RENEW);
   private final String releaseAndLook = sql(RELEASE_AND_LOOK);
+  private final String releaseCounted = sql(RELEASE_COUNTED);
+  private final String armCounted = sql(ARM_COUNTED);
+  private final String lookAndReset = sql(LOOK_AND_RESET);
+  // Set by Schema when the lock table has the queued column; a table of an older version has not.
+  private volatile boolean counted;
 
   PostgresDialect(String table, int timeoutSeconds) {
     super(table, timeoutSeconds);
@@ -121,7 +154,34 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
+  void lockColumns(Set<String> columns) {
+    counted = columns.contains("queued");
+  }
+
+  /** Whether ARMs are counted on the lock row, so an uncontended release is one statement. */
+  boolean counted() {
+    return counted;
+  }
+
+  @Override
+  void arm(Connection c, String name, String owner, String inbox) throws SQLException {
+    if (!counted) {
+      super.arm(c, name, owner, inbox);
+      return;
+    }
+    try (PreparedStatement ps = prepare(c, armCounted)) {
+      ps.setString(1, name);
+      ps.setString(2, owner);
+      ps.setString(3, inbox);
+      ps.executeUpdate();
+    }
+  }
+
+  @Override
   Released releaseAndLook(Connection c, Grant g) throws SQLException {
+    if (counted) {
+      return releaseCounted(c, g);
+    }
     try (PreparedStatement ps = prepare(c, releaseAndLook)) {
       ps.setString(1, g.name());
       ps.setString(2, g.owner());
@@ -133,6 +193,32 @@ final class PostgresDialect extends Dialect {
       }
       ps.getMoreResults();
       try (ResultSet rs = ps.getResultSet()) {
+        return queue(rs);
+      }
+    }
+  }
+
+  private Released releaseCounted(Connection c, Grant g) throws SQLException {
+    long arms;
+    try (PreparedStatement ps = prepare(c, releaseCounted)) {
+      ps.setString(1, g.name());
+      ps.setString(2, g.owner());
+      ps.setLong(3, g.token());
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          return Released.NOT_HELD;
+        }
+        arms = rs.getLong(1);
+      }
+    }
+    if (arms == 0) {
+      return Released.NO_QUEUE;
+    }
+    try (PreparedStatement ps = prepare(c, lookAndReset)) {
+      ps.setString(1, g.name());
+      ps.setString(2, g.name());
+      ps.setLong(3, arms);
+      try (ResultSet rs = ps.executeQuery()) {
         return queue(rs);
       }
     }
