@@ -267,6 +267,32 @@ class PostgresBackendTest extends LeaseBackendCases {
     }
   }
 
+  /**
+   * A round of four chunks on a pool of five runs them all at once, on four connections (no
+   * renewal statement starts until four have reached the server), leaving one for callers; smaller
+   * pools get fewer helpers, and a pool of unknown size one, as before.
+   */
+  @Test
+  void aLargeRoundOnAPoolOfFiveRunsFourChunksAtOnce() throws Exception {
+    CyclicBarrier four = new CyclicBarrier(4);
+    AtomicInteger renewals = new AtomicInteger();
+    HikariConfig config = new HikariConfig();
+    config.setMaximumPoolSize(5);
+    config.setDataSource(onRenewal(db().dataSource(), () -> {
+      renewals.incrementAndGet();
+      four.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    }));
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().dataSource(pool));
+      List<Grant> grants = heldRows(4 * Dialect.RENEW_CHUNK);
+      Grant stolen = grants.get(3 * Dialect.RENEW_CHUNK + 7);
+      db().execute("UPDATE dlock_locks SET owner = 'thief' WHERE name = '" + stolen.name() + "'");
+      assertThat(a.renew(grants, LONG)).containsExactly(stolen);
+      assertThat(renewals.get()).as("renewal statements").isEqualTo(4);
+    }
+    assertThat(List.of(0, 2, 3, 4, 5, 10)).map(LeaseBackend::renewHelpers).containsExactly(1, 1, 1, 2, 3, 3);
+  }
+
   private HikariDataSource pool(int size) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(db().url());
