@@ -48,7 +48,10 @@ abstract class Dialect {
       String arm, String leave, String queued, String wakeNext, String heartbeat, String purge,
       String inboxOwners, String leaveAll) {}
 
-  /** What a release found: the lease was not held, or it was and the queue is empty, or not. */
+  /**
+   * What a release found: the lease was not held, or it was and the queue is empty, or not (for
+   * PostgreSQL with the queued column: may not be, as the count of ARMs on the row says).
+   */
   enum Released { NOT_HELD, NO_QUEUE, QUEUE }
 
   /** The queue row a wake-up removed, for {@link #ring}. */

@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * with the lock name in the release's own transaction, so the notice goes out only once its
  * delete is committed. Where the lock table has the {@code queued} column (tables made by this
  * version), a waiter's ARM counts itself on the lock row and a release returns that count, so a
- * release that finds it zero skips the look at the queue: one statement. Otherwise a release and
+ * release that finds it zero skips the look at the queue: one statement; one that finds it not
+ * zero goes straight to the wake-up, which resets the count when the queue is empty. Otherwise a release and
  * its look travel together in one round trip, as two statements.
  */
 final class PostgresDialect extends Dialect {
@@ -98,14 +99,18 @@ final class PostgresDialect extends Dialect {
       SELECT w.name, w.owner, w.inbox, now(), now() FROM w LEFT JOIN counted ON true
       ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
 
-  // The look of a release whose row counted ARMs, run after the release committed. It resets the
-  // count when the queue is empty, but only if no ARM bumped it since the release read it: an ARM
-  // that did, committed or not, changed the row this UPDATE re-reads, so its count stays.
-  private static final String LOOK_AND_RESET = """
-      WITH look AS (SELECT EXISTS (SELECT 1 FROM {table}_waiters WHERE name = ?) AS waiting),
-        reset AS (UPDATE {table} SET queued = 0
-          WHERE name = ? AND queued = ? AND NOT (SELECT waiting FROM look))
-      SELECT waiting FROM look""";
+  // The wake-up of a table with the queued column, which a release whose row counted ARMs runs
+  // without a look first (the count says someone may queue). When it finds the queue empty it
+  // resets the count, but only if no ARM bumped it since this statement's snapshot: an ARM that
+  // did, committed or not, changed the row, and the UPDATE compares the row's latest count with
+  // the one the snapshot saw. A waiter it wakes keeps the count, so the next release wakes again
+  // and resets it then: a count left over costs one wake-up that finds no one, once.
+  private static final String WAKE_COUNTED = "WITH woken AS (" + WAKE_NEXT + "),\n" + """
+        reset AS (UPDATE {table} AS l SET queued = 0
+          FROM (SELECT queued AS seen FROM {table} WHERE name = ?) AS s
+          WHERE l.name = ? AND l.queued = s.seen AND l.queued > 0
+            AND NOT EXISTS (SELECT 1 FROM {table}_waiters AS q WHERE q.name = ?))
+      SELECT 1 FROM woken""";
 
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = now() WHERE inbox = ?""";
@@ -118,7 +123,7 @@ final class PostgresDialect extends Dialect {
   private final String releaseAndLook = sql(RELEASE_AND_LOOK);
   private final String releaseCounted = sql(RELEASE_COUNTED);
   private final String armCounted = sql(ARM_COUNTED);
-  private final String lookAndReset = sql(LOOK_AND_RESET);
+  private final String wakeCounted = sql(WAKE_COUNTED);
   // Set by Schema when the lock table has the queued column; a table of an older version has not.
   private volatile boolean counted;
 
@@ -199,29 +204,30 @@ final class PostgresDialect extends Dialect {
   }
 
   private Released releaseCounted(Connection c, Grant g) throws SQLException {
-    long arms;
     try (PreparedStatement ps = prepare(c, releaseCounted)) {
       ps.setString(1, g.name());
       ps.setString(2, g.owner());
       ps.setLong(3, g.token());
       try (ResultSet rs = ps.executeQuery()) {
-        if (!rs.next()) {
-          return Released.NOT_HELD;
-        }
-        arms = rs.getLong(1);
+        return !rs.next() ? Released.NOT_HELD : rs.getLong(1) == 0 ? Released.NO_QUEUE : Released.QUEUE;
       }
     }
-    if (arms == 0) {
-      return Released.NO_QUEUE;
+  }
+
+  @Override
+  @Nullable Dequeued wakeNext(Connection c, String name, long liveMicros) throws SQLException {
+    if (!counted) {
+      return super.wakeNext(c, name, liveMicros);
     }
-    try (PreparedStatement ps = prepare(c, lookAndReset)) {
-      ps.setString(1, g.name());
-      ps.setString(2, g.name());
-      ps.setLong(3, arms);
-      try (ResultSet rs = ps.executeQuery()) {
-        return queue(rs);
-      }
+    try (PreparedStatement ps = prepare(c, wakeCounted)) {
+      ps.setString(1, name);
+      ps.setLong(2, liveMicros);
+      ps.setString(3, name);
+      ps.setString(4, name);
+      ps.setString(5, name);
+      ps.execute();
     }
+    return null;
   }
 
   /** The renewal statement, for a test of its plan. */

@@ -338,11 +338,11 @@ class PostgresBackendTest extends LeaseBackendCases {
 
   /**
    * An uncontended cycle is two statements, the grant and a release that reads no waiter on the
-   * row; a waiter that queued and left costs the next release one look (which resets the count),
-   * not every release after it.
+   * row; a waiter that queued and left costs the next release one wake-up that finds no one (and
+   * resets the count), not every release after it.
    */
   @Test
-  void anUncontendedCycleIsTwoStatementsAndAWaiterGoneCostsOneLook() throws SQLException {
+  void anUncontendedCycleIsTwoStatementsAndAWaiterGoneCostsOneWakeUp() throws SQLException {
     CountingDataSource counting = new CountingDataSource();
     LockBackend a = backend(new RecordingContext("a"),
         JdbcLockBackend.builder().dataSource(counting.wrap(db().dataSource())));
@@ -369,10 +369,10 @@ class PostgresBackendTest extends LeaseBackendCases {
 
   /**
    * A release racing a waiter's ARM wakes it: the ARM locks the lock row until it commits, and the
-   * release, which waits for that commit, returns the count the ARM wrote and so looks at the queue.
+   * release, which waits for that commit, returns the count the ARM wrote and so wakes the queue.
    */
   @Test
-  void aReleaseThatWaitsForAnArmInFlightLooksAtTheQueue() throws Exception {
+  void aReleaseThatWaitsForAnArmInFlightWakesTheQueue() throws Exception {
     backend(new RecordingContext("a")); // makes the tables
     PostgresDialect d = new PostgresDialect("dlock_locks", 0);
     d.lockColumns(Set.of("queued"));
@@ -404,7 +404,7 @@ class PostgresBackendTest extends LeaseBackendCases {
     }
   }
 
-  /** A lock table of an older version, without the queued column, still works: a release looks. */
+  /** A lock table of an older version, without the queued column, still works: a release also looks. */
   @Test
   void aTableWithoutTheQueuedColumnLooksAtEveryRelease() throws SQLException {
     String table = table("old");
