@@ -95,6 +95,12 @@ final class Database {
     return h != null && h.getMaximumPoolSize() <= 1;
   }
 
+  /** The pool's most connections where it is a HikariCP pool; 0 when it cannot be known. */
+  int maxConnections() {
+    HikariDataSource h = hikari;
+    return h == null ? 0 : h.getMaximumPoolSize();
+  }
+
   String description() {
     return description;
   }

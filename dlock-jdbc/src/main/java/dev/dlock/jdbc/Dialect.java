@@ -48,7 +48,10 @@ abstract class Dialect {
       String arm, String leave, String queued, String wakeNext, String heartbeat, String purge,
       String inboxOwners, String leaveAll) {}
 
-  /** What a release found: the lease was not held, or it was and the queue is empty, or not. */
+  /**
+   * What a release found: the lease was not held, or it was and the queue is empty, or not (for
+   * PostgreSQL with the queued column: may not be, as the count of ARMs on the row says).
+   */
   enum Released { NOT_HELD, NO_QUEUE, QUEUE }
 
   /** The queue row a wake-up removed, for {@link #ring}. */
@@ -144,6 +147,12 @@ abstract class Dialect {
 
   /** The type name the JDBC driver reports for the timestamp columns, upper case. */
   abstract String timestampType();
+
+  /**
+   * Tells the dialect the columns (lower case) the lock table has, once its shape is checked, so
+   * it can use an optional column where the table has it; nothing by default.
+   */
+  void lockColumns(Set<String> columns) {}
 
   /** True where tables are qualified by catalog (MySQL's database) rather than schema. */
   boolean qualifiesByCatalog() {

@@ -56,10 +56,11 @@ final class LeaseBackend implements LockBackend, SpareTokens {
   private final @Nullable AutoCloseable pool;
   private final Waiters waiters = new Waiters();
   /**
-   * The thread that renews some chunks of a large round on a second connection (see
-   * {@link RenewalChunks}); one at most, started when a round needs it, ended after a minute idle.
+   * The threads that renew some chunks of a large round on more connections (see
+   * {@link RenewalChunks}); started when a round needs them, ended after a minute idle.
    */
-  private final ThreadPoolExecutor renewHelper = new ThreadPoolExecutor(0, 1, 1, TimeUnit.MINUTES,
+  private final ThreadPoolExecutor renewHelper = new ThreadPoolExecutor(0, RenewalChunks.MAX_HELPERS,
+      1, TimeUnit.MINUTES,
       new SynchronousQueue<>(), r -> {
         Thread t = new Thread(r, "dlock-renew-helper");
         t.setDaemon(true);
@@ -216,7 +217,8 @@ final class LeaseBackend implements LockBackend, SpareTokens {
     Set<Grant> gone = new HashSet<>();
     if (!list.isEmpty()) {
       BitSet renewed = RenewalChunks.renew(db, what, list, Dialect.RENEW_CHUNK,
-          (c, chunk) -> d.renewChunkAt(c, chunk, micros), db.singleConnection() ? null : renewHelper);
+          (c, chunk) -> d.renewChunkAt(c, chunk, micros), db.singleConnection() ? null : renewHelper,
+          renewHelpers(db.maxConnections()));
       for (int i = renewed.nextClearBit(0); i < list.size(); i = renewed.nextClearBit(i + 1)) {
         gone.add(list.get(i));
       }
@@ -361,6 +363,14 @@ final class LeaseBackend implements LockBackend, SpareTokens {
       throw new IllegalStateException("backend " + describe() + " is not started");
     }
     return in;
+  }
+
+  /**
+   * How many helper connections a renewal round may take from a pool of {@code poolSize} (0 when
+   * unknown): one, as always, and more only while one connection of the pool stays free for callers.
+   */
+  static int renewHelpers(int poolSize) {
+    return Math.max(1, Math.min(RenewalChunks.MAX_HELPERS, poolSize - 2));
   }
 
   private static long micros(Duration d) {

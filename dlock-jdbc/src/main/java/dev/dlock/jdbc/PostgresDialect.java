@@ -18,7 +18,11 @@ import org.jspecify.annotations.Nullable;
  * chunk of grants as three arrays, joined to the table by its primary key, and gets back the rows
  * it extended; waking the next waiter deletes its queue row and NOTIFYs its client's inbox channel
  * with the lock name in the release's own transaction, so the notice goes out only once its
- * delete is committed; a release and its look at the queue travel together in one round trip.
+ * delete is committed. Where the lock table has the {@code queued} column (tables made by this
+ * version), a waiter's ARM counts itself on the lock row and a release returns that count, so a
+ * release that finds it zero skips the look at the queue: one statement; one that finds it not
+ * zero goes straight to the wake-up, which resets the count when the queue is empty. Otherwise a release and
+ * its look travel together in one round trip, as two statements.
  */
 final class PostgresDialect extends Dialect {
   /** EXTRACT gives numeric (exact) from PostgreSQL 14, double precision (within 1 µs) before. */
@@ -79,6 +83,35 @@ final class PostgresDialect extends Dialect {
   // snapshot, so the look sees every waiter queued before the release (see releaseAndWake).
   private static final String RELEASE_AND_LOOK = RELEASE + ";\n" + QUEUED;
 
+  // The release of a table with the queued column: the row's count of ARMs comes back with it. An
+  // ARM bumps the count under the lock row's lock, so the release either waits for that ARM's
+  // commit and returns the new count (READ COMMITTED re-reads a row a concurrent writer changed),
+  // or runs first, and then the waiter's try after its ARM finds the row free.
+  private static final String RELEASE_COUNTED = RELEASE + "\nRETURNING queued";
+
+  // Queues as ARM does and bumps the lock row's count, the row first (the join makes the insert
+  // wait for it), so it locks rows in the order a release does. A name with no row counts
+  // nothing: the waiter's next try inserts the row and is granted.
+  private static final String ARM_COUNTED = """
+      WITH w(name, owner, inbox) AS (VALUES (CAST(? AS varchar), CAST(? AS varchar), CAST(? AS varchar))),
+        counted AS (UPDATE {table} AS l SET queued = l.queued + 1 FROM w WHERE l.name = w.name RETURNING l.name)
+      INSERT INTO {table}_waiters (name, owner, inbox, queued_at, seen_at)
+      SELECT w.name, w.owner, w.inbox, now(), now() FROM w LEFT JOIN counted ON true
+      ON CONFLICT (name, owner) DO UPDATE SET seen_at = now()""";
+
+  // The wake-up of a table with the queued column, which a release whose row counted ARMs runs
+  // without a look first (the count says someone may queue). When it finds the queue empty it
+  // resets the count, but only if no ARM bumped it since this statement's snapshot: an ARM that
+  // did, committed or not, changed the row, and the UPDATE compares the row's latest count with
+  // the one the snapshot saw. A waiter it wakes keeps the count, so the next release wakes again
+  // and resets it then: a count left over costs one wake-up that finds no one, once.
+  private static final String WAKE_COUNTED = "WITH woken AS (" + WAKE_NEXT + "),\n" + """
+        reset AS (UPDATE {table} AS l SET queued = 0
+          FROM (SELECT queued AS seen FROM {table} WHERE name = ?) AS s
+          WHERE l.name = ? AND l.queued = s.seen AND l.queued > 0
+            AND NOT EXISTS (SELECT 1 FROM {table}_waiters AS q WHERE q.name = ?))
+      SELECT 1 FROM woken""";
+
   private static final String HEARTBEAT = """
       UPDATE {table}_waiters SET seen_at = now() WHERE inbox = ?""";
 
@@ -88,6 +121,11 @@ final class PostgresDialect extends Dialect {
   private final String grant = sql(GRANT);
   private final String renew = sql(RENEW);
   private final String releaseAndLook = sql(RELEASE_AND_LOOK);
+  private final String releaseCounted = sql(RELEASE_COUNTED);
+  private final String armCounted = sql(ARM_COUNTED);
+  private final String wakeCounted = sql(WAKE_COUNTED);
+  // Set by Schema when the lock table has the queued column; a table of an older version has not.
+  private volatile boolean counted;
 
   PostgresDialect(String table, int timeoutSeconds) {
     super(table, timeoutSeconds);
@@ -121,7 +159,34 @@ final class PostgresDialect extends Dialect {
   }
 
   @Override
+  void lockColumns(Set<String> columns) {
+    counted = columns.contains("queued");
+  }
+
+  /** Whether ARMs are counted on the lock row, so an uncontended release is one statement. */
+  boolean counted() {
+    return counted;
+  }
+
+  @Override
+  void arm(Connection c, String name, String owner, String inbox) throws SQLException {
+    if (!counted) {
+      super.arm(c, name, owner, inbox);
+      return;
+    }
+    try (PreparedStatement ps = prepare(c, armCounted)) {
+      ps.setString(1, name);
+      ps.setString(2, owner);
+      ps.setString(3, inbox);
+      ps.executeUpdate();
+    }
+  }
+
+  @Override
   Released releaseAndLook(Connection c, Grant g) throws SQLException {
+    if (counted) {
+      return releaseCounted(c, g);
+    }
     try (PreparedStatement ps = prepare(c, releaseAndLook)) {
       ps.setString(1, g.name());
       ps.setString(2, g.owner());
@@ -136,6 +201,33 @@ final class PostgresDialect extends Dialect {
         return queue(rs);
       }
     }
+  }
+
+  private Released releaseCounted(Connection c, Grant g) throws SQLException {
+    try (PreparedStatement ps = prepare(c, releaseCounted)) {
+      ps.setString(1, g.name());
+      ps.setString(2, g.owner());
+      ps.setLong(3, g.token());
+      try (ResultSet rs = ps.executeQuery()) {
+        return !rs.next() ? Released.NOT_HELD : rs.getLong(1) == 0 ? Released.NO_QUEUE : Released.QUEUE;
+      }
+    }
+  }
+
+  @Override
+  @Nullable Dequeued wakeNext(Connection c, String name, long liveMicros) throws SQLException {
+    if (!counted) {
+      return super.wakeNext(c, name, liveMicros);
+    }
+    try (PreparedStatement ps = prepare(c, wakeCounted)) {
+      ps.setString(1, name);
+      ps.setLong(2, liveMicros);
+      ps.setString(3, name);
+      ps.setString(4, name);
+      ps.setString(5, name);
+      ps.execute();
+    }
+    return null;
   }
 
   /** The renewal statement, for a test of its plan. */

@@ -17,20 +17,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One renewal round of exclusive grants, in chunks of {@link Dialect#RENEW_CHUNK}: on the caller's
- * connection and, when the round has more than one chunk and the pool gives one, on a second
- * connection from a helper thread. Why two: a chunk is one statement whose time is the server's,
- * and each connection has its own server process, so a second one nearly halves a round of
- * 100,000 leases; why no more: the pool is the application's. Each worker borrows its connection
- * first and only then takes chunks, one at a time, so a helper that gets no connection (a pool of
- * one, or a busy one) takes none and the round runs as it would alone. A chunk's result is the
- * positions of the grants it extended, kept by the chunk's index, so each grant's outcome is its
- * own and no set of 100,000 grants is built to match them. A chunk whose worker fails goes back
- * to the list for the other worker, and the round fails only if the caller's own worker fails (the
- * engine then keeps each lease to its deadline, as after any failed renewal, and no chunk's grants
- * are reported lost or extended).
+ * connection and, when the round has more than one chunk and the pool gives them, on up to
+ * {@link #MAX_HELPERS} more connections from helper threads. Why more than one: a chunk is one
+ * statement whose time is the server's, and each connection has its own server process, so each
+ * connection added shortens a round of 100,000 leases while the server has cores to spare; why a
+ * bound: the pool is the application's (the caller says how many helpers its pool can spare).
+ * Each worker borrows its connection first and only then takes chunks, one at a time, so a helper
+ * that gets no connection (a pool of one, or a busy one) takes none and the round runs as it would
+ * without it. A chunk's result is the positions of the grants it extended, kept by the chunk's
+ * index, so each grant's outcome is its own and no set of 100,000 grants is built to match them. A
+ * chunk whose worker fails goes back to the list for the other workers, and the round fails only
+ * if the caller's own worker fails (the engine then keeps each lease to its deadline, as after any
+ * failed renewal, and no chunk's grants are reported lost or extended).
  */
 final class RenewalChunks {
   private static final Logger log = LoggerFactory.getLogger(RenewalChunks.class);
+  /** The most helper connections a round uses beside the caller's: four connections in all. */
+  static final int MAX_HELPERS = 3;
 
   /** Renews one chunk on {@code c}; returns the positions in it of the grants it extended. */
   interface Chunk {
@@ -57,20 +60,23 @@ final class RenewalChunks {
 
   /**
    * Renews {@code grants} in chunks of {@code size}, each by {@code chunk}; returns the positions
-   * in {@code grants} of those extended. {@code helper} runs the second connection's worker (none
-   * when it is null or busy).
+   * in {@code grants} of those extended. {@code helper} runs the workers of up to {@code helpers}
+   * more connections (at most {@link #MAX_HELPERS}, and one fewer than the chunks); none when it is
+   * null or busy.
    *
    * @param what the operation, for the messages of {@link Database#run}
    */
   static BitSet renew(Database db, String what, List<Grant> grants, int size, Chunk chunk,
-      @Nullable Executor helper) {
+      @Nullable Executor helper, int helpers) {
     RenewalChunks round = new RenewalChunks(grants, size);
-    if (helper != null && round.chunks.size() > 1) {
-      long bound = CallTimeout.boundNanos(Long.MAX_VALUE);
+    int wanted = helper == null ? 0 : Math.min(Math.min(helpers, MAX_HELPERS), round.chunks.size() - 1);
+    long bound = wanted > 0 ? CallTimeout.boundNanos(Long.MAX_VALUE) : Long.MAX_VALUE;
+    for (int i = 0; i < wanted && helper != null; i++) {
       try {
         helper.execute(() -> round.help(db, what, chunk, bound));
       } catch (RejectedExecutionException e) {
-        // The helper still waits for a connection for an earlier round (or the backend closed): alone.
+        // The helpers still wait for connections for an earlier round (or the backend closed).
+        break;
       }
     }
     return round.run(db, what, chunk);
@@ -81,9 +87,13 @@ final class RenewalChunks {
     try {
       CallTimeout.within(bound == Long.MAX_VALUE ? -1 : bound, () -> db.run(what, c -> work(c, chunk)));
     } catch (RuntimeException e) {
-      log.debug("dlock: the second connection of a renewal failed; the caller's renews its chunk", e);
+      log.debug("dlock: a helper connection of a renewal failed; another worker renews its chunk", e);
       synchronized (this) {
-        helperFailure = e;
+        if (helperFailure == null) {
+          helperFailure = e;
+        } else {
+          helperFailure.addSuppressed(e);
+        }
       }
     }
   }
@@ -118,12 +128,12 @@ final class RenewalChunks {
               what + ": " + (chunks.size() - finished) + " chunk(s) neither done nor left to do");
         }
       }
-      // The helper failed and gave its chunk back: renew it here, on a connection borrowed anew.
+      // A helper failed and gave its chunk back: renew it here, on a connection borrowed anew.
     }
   }
 
   /**
-   * Waits while the helper's chunk is in flight. Not interruptibly: that chunk's statement is
+   * Waits while the helpers' chunks are in flight. Not interruptibly: each chunk's statement is
    * bounded by the round's deadline, and an interrupt the caller's thread carries (the engine's
    * renewal thread may) would otherwise fail a round the server is completing; the flag is kept.
    */

@@ -134,6 +134,11 @@ final class Schema {
     require(d, d.table, locks, "expires_at", Kind.TIME, 0);
     require(d, d.table, locks, "acquired_at", Kind.TIME, 0);
     checkKey(c, d, d.table, List.of("name"));
+    Column queued = locks.get("queued");
+    if (queued != null) {
+      require(d, d.table, locks, "queued", Kind.BIGINT, 0);
+    }
+    d.lockColumns(locks.keySet());
     int maxName = name.precision > 0 ? Math.min(name.precision, MAX_NAME_LENGTH) : MAX_NAME_LENGTH;
 
     require(d, d.waitersTable(), waiters, "name", Kind.TEXT, maxName);

@@ -9,13 +9,16 @@
 -- database clock, now(), so the times are timestamptz. Grants, renewals and releases change no
 -- indexed column, so with room left on each page (fillfactor) the new row version goes on the
 -- same page and the index is not touched (a HOT update): renewing 100,000 leases then writes
--- no index entries and the table does not grow between vacuums.
+-- no index entries and the table does not grow between vacuums. queued counts the waiters that
+-- queued for the name since a release last found its queue empty: a release that reads zero does
+-- not look at the queue. It is optional; without it every release looks (an extra statement).
 CREATE TABLE IF NOT EXISTS dlock_locks (
   name        VARCHAR(255) NOT NULL PRIMARY KEY,
   owner       VARCHAR(255),
   token       BIGINT       NOT NULL,
   expires_at  TIMESTAMPTZ,
-  acquired_at TIMESTAMPTZ
+  acquired_at TIMESTAMPTZ,
+  queued      BIGINT       NOT NULL DEFAULT 0
 ) WITH (fillfactor = 70);
 
 -- dlock_locks_waiters: the clients waiting for a lock, oldest first. A release removes the oldest

@@ -10,8 +10,10 @@ import dev.dlock.LeaseLostException;
 import dev.dlock.LockClient;
 import dev.dlock.LockListener;
 import dev.dlock.internal.Abandonable;
+import dev.dlock.spi.Attempt;
 import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
 import dev.dlock.testkit.VirtualTime;
 import java.lang.reflect.InvocationTargetException;
@@ -31,6 +33,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeAll;
@@ -264,6 +267,32 @@ class PostgresBackendTest extends LeaseBackendCases {
     }
   }
 
+  /**
+   * A round of four chunks on a pool of five runs them all at once, on four connections (no
+   * renewal statement starts until four have reached the server), leaving one for callers; smaller
+   * pools get fewer helpers, and a pool of unknown size one, as before.
+   */
+  @Test
+  void aLargeRoundOnAPoolOfFiveRunsFourChunksAtOnce() throws Exception {
+    CyclicBarrier four = new CyclicBarrier(4);
+    AtomicInteger renewals = new AtomicInteger();
+    HikariConfig config = new HikariConfig();
+    config.setMaximumPoolSize(5);
+    config.setDataSource(onRenewal(db().dataSource(), () -> {
+      renewals.incrementAndGet();
+      four.await(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+    }));
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      LockBackend a = backend(new RecordingContext("a"), JdbcLockBackend.builder().dataSource(pool));
+      List<Grant> grants = heldRows(4 * Dialect.RENEW_CHUNK);
+      Grant stolen = grants.get(3 * Dialect.RENEW_CHUNK + 7);
+      db().execute("UPDATE dlock_locks SET owner = 'thief' WHERE name = '" + stolen.name() + "'");
+      assertThat(a.renew(grants, LONG)).containsExactly(stolen);
+      assertThat(renewals.get()).as("renewal statements").isEqualTo(4);
+    }
+    assertThat(List.of(0, 2, 3, 4, 5, 10)).map(LeaseBackend::renewHelpers).containsExactly(1, 1, 1, 2, 3, 3);
+  }
+
   private HikariDataSource pool(int size) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(db().url());
@@ -305,6 +334,109 @@ class PostgresBackendTest extends LeaseBackendCases {
           }
           return result;
         });
+  }
+
+  /**
+   * An uncontended cycle is two statements, the grant and a release that reads no waiter on the
+   * row; a waiter that queued and left costs the next release one wake-up that finds no one (and
+   * resets the count), not every release after it.
+   */
+  @Test
+  void anUncontendedCycleIsTwoStatementsAndAWaiterGoneCostsOneWakeUp() throws SQLException {
+    CountingDataSource counting = new CountingDataSource();
+    LockBackend a = backend(new RecordingContext("a"),
+        JdbcLockBackend.builder().dataSource(counting.wrap(db().dataSource())));
+    String name = name();
+    assertThat(a.release(granted(a, name, "a:1"))).isTrue();
+    long before = counting.sqlStatements();
+    for (int i = 0; i < 3; i++) {
+      assertThat(a.release(granted(a, name, "a:1"))).isTrue();
+    }
+    assertThat(counting.sqlStatements() - before).as("SQL statements of 3 uncontended cycles").isEqualTo(6);
+
+    Grant held = granted(a, name, "a:1");
+    LockBackend b = backend(new RecordingContext("b"));
+    assertThat(b.tryAcquire(LockRequest.exclusive(name, "b:1", LONG, true)).isGranted()).isFalse();
+    assertThat((Long) query("SELECT queued FROM dlock_locks WHERE name = ?", name)).as("ARMs counted").isPositive();
+    b.cancel(name, "b:1");
+    before = counting.sqlStatements();
+    assertThat(a.release(held)).isTrue();
+    assertThat(counting.sqlStatements() - before).as("the release after the waiter left").isEqualTo(2);
+    before = counting.sqlStatements();
+    assertThat(a.release(granted(a, name, "a:1"))).isTrue();
+    assertThat(counting.sqlStatements() - before).as("the cycle after that").isEqualTo(2);
+  }
+
+  /**
+   * A release racing a waiter's ARM wakes it: the ARM locks the lock row until it commits, and the
+   * release, which waits for that commit, returns the count the ARM wrote and so wakes the queue.
+   */
+  @Test
+  void aReleaseThatWaitsForAnArmInFlightWakesTheQueue() throws Exception {
+    backend(new RecordingContext("a")); // makes the tables
+    PostgresDialect d = new PostgresDialect("dlock_locks", 0);
+    d.lockColumns(Set.of("queued"));
+    String name = name();
+    try (Connection holder = db().dataSource().getConnection();
+        Connection waiter = db().dataSource().getConnection();
+        Connection look = db().dataSource().getConnection()) {
+      Long token = d.grant(holder, name, "a:1", TimeUnit.SECONDS.toMicros(30));
+      assertThat(token).isNotNull();
+      waiter.setAutoCommit(false);
+      d.arm(waiter, name, "b:1", "dlock_test_inbox");
+      long armPid = pid(waiter);
+      CompletableFuture<Dialect.Released> released = CompletableFuture.supplyAsync(() -> {
+        try {
+          return d.releaseAndLook(holder, new Grant(name, "a:1", token));
+        } catch (SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      // The server says when the release waits on the ARM's lock; nothing on the client can.
+      while (!blockedBy(look, armPid)) {
+        assertThat(released).as("the release waits for the ARM").isNotDone();
+        assertThat(System.nanoTime()).as("time to see the release wait").isLessThan(deadline);
+        Thread.sleep(5);
+      }
+      waiter.commit();
+      assertThat(released.get(10, TimeUnit.SECONDS)).isEqualTo(Dialect.Released.QUEUE);
+    }
+  }
+
+  /** A lock table of an older version, without the queued column, still works: a release also looks. */
+  @Test
+  void aTableWithoutTheQueuedColumnLooksAtEveryRelease() throws SQLException {
+    String table = table("old");
+    for (String statement : Schema.createStatements(new PostgresDialect(table, 0))) {
+      db().execute(statement);
+    }
+    db().execute("ALTER TABLE " + table + " DROP COLUMN queued");
+    CountingDataSource counting = new CountingDataSource();
+    LockBackend a = backend(new RecordingContext("a"),
+        JdbcLockBackend.builder().dataSource(counting.wrap(db().dataSource())).table(table));
+    String name = name();
+    assertThat(a.release(granted(a, name, "a:1"))).isTrue();
+    long before = counting.sqlStatements();
+    assertThat(a.release(granted(a, name, "a:1"))).isTrue();
+    assertThat(counting.sqlStatements() - before).as("SQL statements of a cycle").isEqualTo(3);
+  }
+
+  private static long pid(Connection c) throws SQLException {
+    try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static boolean blockedBy(Connection c, long pid) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE CAST(? AS int) = ANY (pg_blocking_pids(pid)))")) {
+      ps.setLong(1, pid);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
+    }
   }
 
   private static @Nullable Object invoke(Method m, Object target, @Nullable Object[] args) throws Throwable {
