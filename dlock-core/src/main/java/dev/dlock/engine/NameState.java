@@ -73,7 +73,8 @@ final class NameState {
   private final ReentrantLock mu = new ReentrantLock();
   /** The head, while it sleeps until a release; only the thread past the gate waits there. */
   private @Nullable Thread releaseWaiter;
-  private final ArrayDeque<Waiter> gateQueue = new ArrayDeque<>(2); // a state lives per acquire when uncontended
+  // Small: uncontended, a state is made and dropped with each acquire.
+  private final ArrayDeque<Waiter> gateQueue = new ArrayDeque<>(2);
   private long releaseSeq;
   private boolean headWaiting;
   private boolean gateHeld;

@@ -20,10 +20,11 @@ import org.jspecify.annotations.Nullable;
  * expired ({@link ZkSession#lease()} after the last call that reached the leader); LOST, or a
  * reconnect on a new session, reports them lost at once; waiters are woken to queue again on the
  * new session. Each report names the sessions it ends, never "all": Curator runs its listeners on
- * a thread of its own, so a LOST may be handled after the next session is up and has granted. Every reconnect is also passed on to the engine, which then
- * re-checks each hold at once rather than at its next renewal: while the connection was down a
- * node may have been deleted, and the client sets its watch again on the new server, which fires
- * it ahead of the answer to that re-check's sync; so the hold is reported lost then at the latest.
+ * a thread of its own, so a LOST may be handled after the next session is up and has granted.
+ * Every reconnect is also passed on to the engine, which then re-checks each hold at once rather
+ * than at its next renewal: while the connection was down a node may have been deleted, and the
+ * client sets its watch again on the new server, which fires it ahead of the answer to that
+ * re-check's sync; so the hold is reported lost then at the latest.
  */
 final class SessionStates {
   private final ZkSession session;
@@ -54,8 +55,8 @@ final class SessionStates {
       case RECONNECTED -> reconnected(true);
       case LOST -> {
         epoch.incrementAndGet();
-        // Every session but the one connected now has ended; the lab once saw this handled 130 ms
-        // late, after a waiter was granted on the new session, and that grant is not lost.
+        // Every session but the one connected now has ended. The lab saw this handled after a
+        // waiter had been granted on the new session: that grant is not lost.
         long live = session.connected() ? session.sessionId() : 0;
         endSessions(c -> c.sessionId != live,
             "the ZooKeeper session of " + session.url.redacted() + " expired or was lost");
@@ -80,8 +81,8 @@ final class SessionStates {
       if (epoch.get() == mine && !session.connected()) {
         endSessions(c -> c.sessionId == sid, String.format(
             "the connection to %s was suspended for longer than the session timeout (%d ms) surely"
-            + " allows: %d ms from the last call that reached the leader, the session may have expired", session.url.redacted(), session.sessionTimeout().toMillis(),
-            session.lease().toMillis()));
+            + " allows: %d ms from the last call that reached the leader, the session may have expired",
+            session.url.redacted(), session.sessionTimeout().toMillis(), session.lease().toMillis()));
       }
     });
   }

@@ -193,7 +193,8 @@ class SessionTest {
       SpiClients.Spi holder = spi.open("holder");
       Attempt old = holder.request("before", LockKind.EXCLUSIVE, 1, false, null);
       ZkServers.killSession(server.getConnectString(), holder.backend());
-      assertThat(holder.context().nextLoss(PATIENCE)).isEqualTo(new Grant("before", holder.owner(), old.token()));
+      assertThat(holder.context().nextLoss(PATIENCE))
+          .isEqualTo(new Grant("before", holder.owner(), old.token()));
       assertThat(holder.context().nextReconnect(PATIENCE)).contains("a new session");
       SpiClients.Spi again = new SpiClients.Spi(holder.backend(), holder.context(), "holder:2");
       Attempt fresh = again.request("after", LockKind.EXCLUSIVE, 1, false, null);
@@ -204,7 +205,8 @@ class SessionTest {
       assertThat(holder.context().nextLoss(Duration.ofMillis(200))).as("losses reported").isNull();
       Grant kept = new Grant("after", again.owner(), fresh.token());
       assertThat(holder.backend().renew(List.of(kept), Duration.ofSeconds(3))).as("grants lost").isEmpty();
-      assertThat(holder.backend().inspect("after")).get().extracting(i -> i.owner()).isEqualTo(again.owner());
+      assertThat(holder.backend().inspect("after")).get().extracting(i -> i.owner())
+          .isEqualTo(again.owner());
     }
   }
 
