@@ -3,14 +3,19 @@ package dev.dlock.zookeeper;
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.spi.BackendContext;
 import dev.dlock.spi.Grant;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -21,9 +26,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * Watches and checks the nodes of this client's grants, of every kind. Why: a grant is its node,
  * and a node can go while its session lives on, deleted by an administrator, a cleanup script or
- * a client with the same credentials; the next waiter is then granted at once. So each granted
- * node carries a watch (this one object, found again by path, so that a grant handed to another
- * owner of this client keeps it), and its deletion is reported lost as soon as the event comes.
+ * a client with the same credentials; the next waiter is then granted at once. So each node held
+ * past {@link #GUARD_DELAY_NANOS} carries a watch (this one object, found again by path, so that a
+ * grant handed to another owner of this client keeps it), and its deletion is reported lost as
+ * soon as the event comes, or, for a deletion before the watch, by the exists that sets it: within
+ * that delay and a round trip either way.
  * A renewal must prove, as of a moment after it was sent, that each node still exists as created
  * by the live session, so that the engine may count the hold valid from that send time for
  * {@link ZkSession#lease()}. It is one sync (which passes through the leader, as that bound
@@ -47,9 +54,24 @@ import org.jspecify.annotations.Nullable;
  * callback could stall every watch.
  */
 final class HeldNodes implements Watcher {
+  /**
+   * How long a grant is held before its node gets the watch, unless a test sets another delay. Why wait: most holds are shorter,
+   * and end without that request, a third of an uncontended cycle's; a deletion of a node whose
+   * watch is not yet set is found by the exists that sets it. Why the system's clock here: the
+   * session's scheduler keeps it.
+   */
+  static final long GUARD_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+
   private final ZkSession session;
   private final Map<String, Contender> contenders;
   private volatile @Nullable BackendContext context;
+  private volatile long guardDelayNanos = GUARD_DELAY_NANOS;
+  /** Grants whose watch is not yet sent, each with the {@link System#nanoTime} it is due at. */
+  private final Queue<Due> due = new ConcurrentLinkedQueue<>();
+  /** A sweep is scheduled, or running. */
+  private final AtomicBoolean sweepSet = new AtomicBoolean();
+
+  private record Due(Contender contender, long zxid, long at) {}
 
   HeldNodes(ZkSession session, Map<String, Contender> contenders) {
     this.session = session;
@@ -60,8 +82,54 @@ final class HeldNodes implements Watcher {
     this.context = context;
   }
 
-  /** Watches the node of a grant just made, without waiting; a node gone already is reported lost. */
+  /**
+   * Has the node of a grant just made watched once the grant has been held for
+   * {@link #GUARD_DELAY_NANOS}, if it still is; without waiting.
+   */
   void watch(Contender c) {
+    long delay = guardDelayNanos;
+    due.add(new Due(c, c.zxid, System.nanoTime() + delay));
+    if (sweepSet.compareAndSet(false, true)) {
+      session.later(this::sweep, delay);
+    }
+  }
+
+  /** For tests: the delay of the watches of later grants. */
+  void guardDelay(Duration delay) {
+    guardDelayNanos = delay.toNanos();
+  }
+
+  /** On the session's thread: watches the due grants still held unwatched, then waits for the next. */
+  private void sweep() {
+    long now = System.nanoTime();
+    try {
+      for (Due d = due.peek(); d != null && d.at - now <= 0; d = due.peek()) {
+        due.poll();
+        Contender c = d.contender;
+        if (!session.isClosed() && contenders.get(c.owner) == c && c.granted && !c.lost && !c.leaving
+            && c.zxid == d.zxid && c.guarded.get() != d.zxid) {
+          guard(c);
+        }
+      }
+    } finally {
+      sweepAgain(now);
+    }
+  }
+
+  private void sweepAgain(long now) {
+    Due next = due.peek();
+    if (next != null) {
+      session.later(this::sweep, Math.max(0, next.at - now));
+      return;
+    }
+    sweepSet.set(false);
+    if (!due.isEmpty() && sweepSet.compareAndSet(false, true)) { // one added after the peek above
+      session.later(this::sweep, 0);
+    }
+  }
+
+  /** Sends the exists that sets the watch; a node gone already is reported lost. */
+  private void guard(Contender c) {
     ZooKeeper zk;
     try {
       zk = session.zk();
@@ -71,7 +139,7 @@ final class HeldNodes implements Watcher {
     long zxid = c.zxid;
     Requests.existsAsync(zk, c.createdNode(), this, stat -> {
       if (!watched(c, zxid, stat)) {
-        lose(c, "was deleted right after it was granted");
+        lose(c, "was gone when its watch was set, soon after it was granted");
       }
     });
   }

@@ -6,9 +6,8 @@ import dev.dlock.spi.Ticker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,7 +47,7 @@ final class ZkSession implements AutoCloseable {
   final ZkUrl url;
   final List<ACL> acl;
   private final CuratorFramework curator;
-  private final ExecutorService reports = Executors.newSingleThreadExecutor(r -> daemon(r, "dlock-zookeeper-reports-"));
+  private final ScheduledThreadPoolExecutor reports = reports();
   private volatile Ticker ticker = Ticker.system();
   private final AtomicLong lastContact = new AtomicLong(ticker.read());
   private volatile boolean closed;
@@ -57,6 +56,13 @@ final class ZkSession implements AutoCloseable {
     this.url = url;
     this.curator = curator;
     this.acl = url.hasCredentials() ? ZooDefs.Ids.CREATOR_ALL_ACL : ZooDefs.Ids.OPEN_ACL_UNSAFE;
+  }
+
+  private static ScheduledThreadPoolExecutor reports() {
+    ScheduledThreadPoolExecutor e = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "dlock-zookeeper-reports-"));
+    e.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    e.setRemoveOnCancelPolicy(true);
+    return e;
   }
 
   private static Thread daemon(Runnable r, String prefix) {
@@ -122,6 +128,18 @@ final class ZkSession implements AutoCloseable {
       reports.execute(task);
     } catch (RejectedExecutionException closing) {
       // Closed: nobody is left to tell.
+    }
+  }
+
+  /**
+   * Runs {@code task} on this session's own thread after {@code delayNanos} of the system's
+   * monotonic clock ({@link System#nanoTime}, which the scheduler keeps), never after close.
+   */
+  void later(Runnable task, long delayNanos) {
+    try {
+      reports.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closing) {
+      // Closed: nothing is left to do.
     }
   }
 

@@ -284,6 +284,9 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
     next.granted = true;
     contenders.put(owner, next);
     contenders.remove(c.owner, c);
+    if (c.guarded.get() != c.zxid) {
+      held.watch(next); // c's watch, not sent yet, will find c gone
+    }
     return Attempt.granted(next.token);
   }
 
@@ -365,6 +368,10 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
 
   Nodes nodes() {
     return nodes;
+  }
+
+  HeldNodes held() {
+    return held;
   }
 
   QueueNodes queueNodes() {
