@@ -7,7 +7,6 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.cluster.SlotHash;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -26,9 +25,16 @@ import org.jspecify.annotations.Nullable;
  */
 final class Keys {
   static final String LOCK = ":lock";
-
   private static final byte[] PUBLISH = utf8("PUBLISH");
   private static final byte[] SPUBLISH = utf8("SPUBLISH");
+  // The suffixes of each kind's keys, in the order its scripts take them.
+  private static final byte[][] EXCLUSIVE = ascii(LOCK, ":token", ":queue", ":alive", ":leases");
+  private static final byte[][] FAIR =
+      ascii(":fair:owner", ":fair:token", ":fair:queue", ":fair:alive", ":fair:leases");
+  private static final byte[][] READ_WRITE =
+      ascii(":rw:write", ":rw:readers", ":rw:token", ":rw:queue", ":rw:alive", ":rw:writers", ":rw:leases");
+  private static final byte[][] SEMAPHORE =
+      ascii(":sem:holders", ":sem:meta", ":sem:queue", ":sem:alive", ":sem:leases");
 
   private final String prefixText;
   private final byte[] prefix;
@@ -49,39 +55,38 @@ final class Keys {
 
   /** The lock, token, queue, alive and waiters' leases keys of a name, in the order the scripts expect. */
   byte[][] of(String name) {
-    return keys(name, LOCK, ":token", ":queue", ":alive", ":leases");
+    return keys(name, EXCLUSIVE);
   }
 
   /** The fair lock's owner, token, queue, alive and leases keys, in the order the fair scripts expect. */
   byte[][] fair(String name) {
-    return keys(name, ":fair:owner", ":fair:token", ":fair:queue", ":fair:alive", ":fair:leases");
+    return keys(name, FAIR);
   }
 
   /** The read-write lock's write, readers, token, queue, alive, writers and leases keys. */
   byte[][] readWrite(String name) {
-    return keys(name, ":rw:write", ":rw:readers", ":rw:token", ":rw:queue", ":rw:alive", ":rw:writers",
-        ":rw:leases");
+    return keys(name, READ_WRITE);
   }
 
   /** The semaphore's holders, meta (permits and token), queue, alive and leases keys. */
   byte[][] semaphore(String name) {
-    return keys(name, ":sem:holders", ":sem:meta", ":sem:queue", ":sem:alive", ":sem:leases");
+    return keys(name, SEMAPHORE);
   }
 
   // Each key is the prefix and tag, written once, then a suffix: one copy a key. Why so plain: the
   // keys are built on every call, twice a lock+unlock, and building them through streams and
   // concatenations was a tenth of the client's work in an uncontended cycle.
-  private byte[][] keys(String name, String... suffixes) {
+  private byte[][] keys(String name, byte[][] suffixes) {
     byte[] head = head(name);
     byte[][] out = new byte[suffixes.length][];
     for (int i = 0; i < suffixes.length; i++) {
-      out[i] = withSuffix(head, suffixes[i]);
+      out[i] = concat(head, suffixes[i]);
     }
     return out;
   }
 
   byte[] lock(String name) {
-    return withSuffix(head(name), LOCK);
+    return concat(head(name), EXCLUSIVE[0]);
   }
 
   /** The lock keys of exclusive {@code grants}, in order, as renew.lua takes them. */
@@ -229,11 +234,10 @@ final class Keys {
     return out;
   }
 
-  /** {@code head} followed by {@code suffix}, which is ASCII (the suffixes are this package's). */
-  private static byte[] withSuffix(byte[] head, String suffix) {
-    byte[] out = Arrays.copyOf(head, head.length + suffix.length());
-    for (int i = 0; i < suffix.length(); i++) {
-      out[head.length + i] = (byte) suffix.charAt(i);
+  private static byte[][] ascii(String... suffixes) {
+    byte[][] out = new byte[suffixes.length][];
+    for (int i = 0; i < suffixes.length; i++) {
+      out[i] = suffixes[i].getBytes(StandardCharsets.US_ASCII);
     }
     return out;
   }
