@@ -29,7 +29,8 @@ public final class Lab implements AutoCloseable {
   private H2Resource resource;
 
   /**
-   * @param settings the shape of every run, but F4's lease ({@link LabSettings#forCell})
+   * @param settings the shape of every run, but F4's lease ({@link LabSettings#forCell}) and the
+   *                 ZooKeeper session of F6-maj on the ensemble ({@link LabSettings#majoritySession})
    * @param urls     backend name ({@code redis}, {@code pg}, {@code zk}, {@code redlock}, {@code h2}) to a
    *                 lock URL of the user's own server
    * @param dir      where the runs' histories go
@@ -109,7 +110,9 @@ public final class Lab implements AutoCloseable {
   /** The lock URL the workers of {@code cell}, run with {@code own} settings, use. */
   private String schemeUrl(CellSpec cell, LabSettings own, LabServer server) {
     String backend = Plan.BACKEND.get(cell.scheme());
-    String url = urls.containsKey(backend) ? urls.get(backend) : backend.equals("h2") ? h2().lockUrl() : server.url();
+    String url = urls.containsKey(backend) ? urls.get(backend) : backend.equals("h2") ? h2().lockUrl()
+        : server instanceof ZooKeeperEnsemble zk && cell.fault().equals("F6-maj") ? zk.url(own.majoritySession())
+        : server.url();
     if (cell.scheme().equals("S3-pg")) {
       url += (url.contains("?") ? "&" : "?") + "dlockMode=session";
     }

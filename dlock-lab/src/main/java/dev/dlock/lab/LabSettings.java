@@ -61,6 +61,18 @@ public record LabSettings(int workers, Duration duration, Duration lease, Durati
     return new LabSettings(workers, duration, FAILOVER_LEASE, work, acquireWait, faultAt, stock);
   }
 
+  /**
+   * The ZooKeeper session of the F6-maj cell on the ensemble, where the holder keeps its server and
+   * the leader and must keep its lock: four leases rather than one. Why: the client counts a hold
+   * valid for two fifths of its session after each renewal's send, so with a one-lease session a
+   * stall of the machine of a quarter lease (a 2-core CI runner under load) cost the lock now and
+   * then, which says nothing of the cut; with four leases a stall must last about a lease. The cells
+   * whose claims rest on a session running out (F5, F5-holder, F6-min) keep the one-lease session.
+   */
+  public Duration majoritySession() {
+    return lease.multipliedBy(4);
+  }
+
   /** How long a pause (of a holder or of the server) lasts: two leases, well past the first. */
   public Duration pause() {
     return lease.multipliedBy(2);

@@ -218,8 +218,13 @@ public final class ZooKeeperEnsemble implements LabServer {
   /** {@code zookeeper://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3?sessionTimeout=<ms>ms}. */
   @Override
   public String url() {
+    return url(sessionTimeout);
+  }
+
+  /** {@link #url()}, but asking for a session of {@code session} (the members allow up to 120 s). */
+  public String url(Duration session) {
     return nodes.stream().map(n -> "127.0.0.1:" + n.port())
-        .collect(Collectors.joining(",", "zookeeper://", "?sessionTimeout=" + sessionTimeout.toMillis() + "ms"));
+        .collect(Collectors.joining(",", "zookeeper://", "?sessionTimeout=" + session.toMillis() + "ms"));
   }
 
   /** The members' client ports, in the order of {@link #url()}. */
