@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * past {@link #GUARD_DELAY_NANOS} carries a watch (this one object, found again by path, so that a
  * grant handed to another owner of this client keeps it), and its deletion is reported lost as
  * soon as the event comes, or, for a deletion before the watch, by the exists that sets it: within
- * that delay and a round trip either way.
+ * one and a half delays and a round trip either way.
  * A renewal must prove, as of a moment after it was sent, that each node still exists as created
  * by the live session, so that the engine may count the hold valid from that send time for
  * {@link ZkSession#lease()}. It is one sync (which passes through the leader, as that bound
@@ -84,7 +84,8 @@ final class HeldNodes implements Watcher {
 
   /**
    * Has the node of a grant just made watched once the grant has been held for
-   * {@link #GUARD_DELAY_NANOS}, if it still is; without waiting.
+   * {@link #GUARD_DELAY_NANOS} (up to half as long again, as sweeps are spaced), if it still is;
+   * without waiting.
    */
   void watch(Contender c) {
     long delay = guardDelayNanos;
@@ -116,10 +117,12 @@ final class HeldNodes implements Watcher {
     }
   }
 
+  // Why half a delay at least between sweeps: grants come far more often than that, and a sweep per
+  // grant would wake the session's thread for each.
   private void sweepAgain(long now) {
     Due next = due.peek();
     if (next != null) {
-      session.later(this::sweep, Math.max(0, next.at - now));
+      session.later(this::sweep, Math.max(guardDelayNanos / 2, next.at - now));
       return;
     }
     sweepSet.set(false);
