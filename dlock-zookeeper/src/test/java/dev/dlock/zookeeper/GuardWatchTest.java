@@ -7,6 +7,7 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -15,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.zookeeper.AsyncCallback;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -87,54 +89,70 @@ class GuardWatchTest {
     return dir + "/" + nodes.get(0);
   }
 
+  private final Guards guards = new Guards();
+  private final RecordingContext context = new RecordingContext("holder");
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  /** A started backend whose grants' watches are due after {@code delay}, closed after the test. */
+  private ZooKeeperBackend holder(Duration delay) {
+    ZooKeeperBackend b = backend(guards, delay);
+    opened.add(b);
+    b.start(context);
+    return b;
+  }
+
+  private ZooKeeper raw() throws Exception {
+    ZooKeeper raw = server.rawClient();
+    opened.add(raw);
+    return raw;
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    for (AutoCloseable c : opened) {
+      c.close();
+    }
+  }
+
   @Test
   void aGrantReleasedBeforeTheDelaySendsNoWatchAndOneHeldLongerGetsIt() throws Exception {
-    Guards guards = new Guards();
-    RecordingContext context = new RecordingContext("holder");
-    try (ZooKeeperBackend holder = backend(guards, Duration.ofSeconds(1)); ZooKeeper raw = server.rawClient()) {
-      holder.start(context);
-      Attempt brief = grant(holder, "brief", "holder:1");
-      assertThat(holder.release(new Grant("brief", "holder:1", brief.token()))).isTrue();
-      Attempt kept = grant(holder, "kept", "holder:2");
-      String node = node(raw, holder, "kept");
-      assertThat(guards.await(node)).as("the watch of the grant held past the delay").isTrue();
-      // Due grants are swept in order: the brief one's turn came first, and it sent nothing.
-      assertThat(guards.paths).as("guard watches sent").containsExactly(node);
-      raw.delete(node, -1);
-      assertThat(context.nextLoss(PATIENCE)).as("the loss its watch reported")
-          .isEqualTo(new Grant("kept", "holder:2", kept.token()));
-    }
+    ZooKeeperBackend holder = holder(Duration.ofSeconds(1));
+    ZooKeeper raw = raw();
+    Attempt brief = grant(holder, "brief", "holder:1");
+    assertThat(holder.release(new Grant("brief", "holder:1", brief.token()))).isTrue();
+    Attempt kept = grant(holder, "kept", "holder:2");
+    String node = node(raw, holder, "kept");
+    assertThat(guards.await(node)).as("the watch of the grant held past the delay").isTrue();
+    // Due grants are swept in order: the brief one's turn came first, and it sent nothing.
+    assertThat(guards.paths).as("guard watches sent").containsExactly(node);
+    raw.delete(node, -1);
+    assertThat(context.nextLoss(PATIENCE)).as("the loss its watch reported")
+        .isEqualTo(new Grant("kept", "holder:2", kept.token()));
   }
 
   @Test
   void aNodeDeletedBeforeItsWatchIsReportedLostByTheExistsThatSetsIt() throws Exception {
-    Guards guards = new Guards();
-    RecordingContext context = new RecordingContext("holder");
-    try (ZooKeeperBackend holder = backend(guards, Duration.ofMillis(300)); ZooKeeper raw = server.rawClient()) {
-      holder.start(context);
-      Attempt a = grant(holder, "early", "holder:1");
-      raw.delete(node(raw, holder, "early"), -1);
-      assertThat(context.nextLoss(PATIENCE)).as("the loss the watch's exists found")
-          .isEqualTo(new Grant("early", "holder:1", a.token()));
-    }
+    ZooKeeperBackend holder = holder(Duration.ofMillis(300));
+    ZooKeeper raw = raw();
+    Attempt a = grant(holder, "early", "holder:1");
+    raw.delete(node(raw, holder, "early"), -1);
+    assertThat(context.nextLoss(PATIENCE)).as("the loss the watch's exists found")
+        .isEqualTo(new Grant("early", "holder:1", a.token()));
   }
 
   @Test
   void aGrantHandedOffBeforeItsWatchPassesTheWatchToItsNewOwner() throws Exception {
-    Guards guards = new Guards();
-    RecordingContext context = new RecordingContext("holder");
-    try (ZooKeeperBackend holder = backend(guards, Duration.ofMillis(300)); ZooKeeper raw = server.rawClient()) {
-      holder.start(context);
-      Attempt first = grant(holder, "passed", "holder:1");
-      Attempt passed = holder.handOff(new Grant("passed", "holder:1", first.token()), "holder:2",
-          Duration.ofSeconds(30));
-      assertThat(passed).isNotNull();
-      assertThat(passed.isGranted()).isTrue();
-      String node = node(raw, holder, "passed");
-      assertThat(guards.await(node)).as("the watch, set for the new owner").isTrue();
-      raw.delete(node, -1);
-      assertThat(context.nextLoss(PATIENCE)).as("the new owner's loss")
-          .isEqualTo(new Grant("passed", "holder:2", passed.token()));
-    }
+    ZooKeeperBackend holder = holder(Duration.ofMillis(300));
+    ZooKeeper raw = raw();
+    Attempt first = grant(holder, "passed", "holder:1");
+    Attempt passed = holder.handOff(new Grant("passed", "holder:1", first.token()), "holder:2",
+        Duration.ofSeconds(30));
+    assertThat(passed).isNotNull();
+    assertThat(passed.isGranted()).isTrue();
+    String node = node(raw, holder, "passed");
+    assertThat(guards.await(node)).as("the watch, set for the new owner").isTrue();
+    raw.delete(node, -1);
+    assertThat(context.nextLoss(PATIENCE)).as("the new owner's loss")
+        .isEqualTo(new Grant("passed", "holder:2", passed.token()));
   }
 }
