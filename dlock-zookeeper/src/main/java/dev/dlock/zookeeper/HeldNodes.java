@@ -55,10 +55,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class HeldNodes implements Watcher {
   /**
-   * How long a grant is held before its node gets the watch, unless a test sets another delay. Why wait: most holds are shorter,
-   * and end without that request, a third of an uncontended cycle's; a deletion of a node whose
-   * watch is not yet set is found by the exists that sets it. Why the system's clock here: the
-   * session's scheduler keeps it.
+   * How long a grant is held before its node gets the watch, unless a test sets another delay. Why
+   * wait: most holds are shorter, and end without that request, which was a third of the requests
+   * of an uncontended lock and unlock; a deletion of a node whose watch is not yet set is found by
+   * the exists that sets it. Why the system's clock here: the session's scheduler keeps it.
    */
   static final long GUARD_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
