@@ -149,10 +149,12 @@ abstract class Dialect {
   abstract String timestampType();
 
   /**
-   * Tells the dialect the columns (lower case) the lock table has, once its shape is checked, so
-   * it can use an optional column where the table has it; nothing by default.
+   * The dialect for a lock table with these columns (lower case), decided once its shape is
+   * checked: one that uses an optional column where the table has it; this one by default.
    */
-  void lockColumns(Set<String> columns) {}
+  Dialect forLockColumns(Set<String> columns) {
+    return this;
+  }
 
   /** True where tables are qualified by catalog (MySQL's database) rather than schema. */
   boolean qualifiesByCatalog() {

@@ -108,8 +108,9 @@ final class LeaseBackend implements LockBackend, SpareTokens {
         db.describeAs(Urls.redact(c.getMetaData().getURL()));
       }
       Dialect found = Dialect.detect(c.getMetaData(), table, timeoutSeconds);
-      maxNameLength = Schema.prepare(c, found, createTable);
-      return found;
+      Schema.Tables tables = Schema.prepare(c, found, createTable);
+      maxNameLength = tables.maxNameLength();
+      return found.forLockColumns(tables.lockColumns());
     });
     waiters.timeBy(context.ticker());
     Inbox in = d instanceof PostgresDialect pg

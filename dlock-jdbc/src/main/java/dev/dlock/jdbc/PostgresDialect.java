@@ -124,11 +124,16 @@ final class PostgresDialect extends Dialect {
   private final String releaseCounted = sql(RELEASE_COUNTED);
   private final String armCounted = sql(ARM_COUNTED);
   private final String wakeCounted = sql(WAKE_COUNTED);
-  // Set by Schema when the lock table has the queued column; a table of an older version has not.
-  private volatile boolean counted;
+  // Whether the lock table has the queued column; a table of an older version has not.
+  private final boolean counted;
 
   PostgresDialect(String table, int timeoutSeconds) {
+    this(table, timeoutSeconds, false);
+  }
+
+  private PostgresDialect(String table, int timeoutSeconds, boolean counted) {
     super(table, timeoutSeconds);
+    this.counted = counted;
     use(sql(HOLDER), sql(INSPECT), sql(INSPECT_ALL), sql(RELEASE), sql(ARM), sql(WAKE_NEXT),
         sql(HEARTBEAT), sql(PURGE));
   }
@@ -158,14 +163,10 @@ final class PostgresDialect extends Dialect {
     return queryToken(c, grant, name, owner, leaseMicros);
   }
 
+  /** With the queued column, a dialect that counts ARMs on the lock row. */
   @Override
-  void lockColumns(Set<String> columns) {
-    counted = columns.contains("queued");
-  }
-
-  /** Whether ARMs are counted on the lock row, so an uncontended release is one statement. */
-  boolean counted() {
-    return counted;
+  Dialect forLockColumns(Set<String> columns) {
+    return columns.contains("queued") == counted ? this : new PostgresDialect(table, timeoutSeconds(), !counted);
   }
 
   @Override

@@ -87,11 +87,14 @@ final class Schema {
     return statements;
   }
 
+  /** What a check of the tables found: the longest lock name they store, the lock table's columns (lower case). */
+  record Tables(int maxNameLength, Set<String> lockColumns) {}
+
   /**
    * Creates the tables if one is absent and {@code create} is set, checks their shape, and returns
-   * the longest lock name they store.
+   * what it found.
    */
-  static int prepare(Connection c, Dialect d, boolean create) throws SQLException {
+  static Tables prepare(Connection c, Dialect d, boolean create) throws SQLException {
     Map<String, Column> locks = columns(c, d.table);
     Map<String, Column> waiters = columns(c, d.waitersTable());
     Map<String, Column> holders = columns(c, d.holdersTable());
@@ -138,7 +141,6 @@ final class Schema {
     if (queued != null) {
       require(d, d.table, locks, "queued", Kind.BIGINT, 0);
     }
-    d.lockColumns(locks.keySet());
     int maxName = name.precision > 0 ? Math.min(name.precision, MAX_NAME_LENGTH) : MAX_NAME_LENGTH;
 
     require(d, d.waitersTable(), waiters, "name", Kind.TEXT, maxName);
@@ -155,7 +157,7 @@ final class Schema {
     require(d, d.holdersTable(), holders, "permits", Kind.BIGINT, 0);
     require(d, d.holdersTable(), holders, "expires_at", Kind.TIME, 0);
     checkKey(c, d, d.holdersTable(), List.of("name", "owner"));
-    return maxName;
+    return new Tables(maxName, Set.copyOf(locks.keySet()));
   }
 
   private record Column(int type, String typeName, int precision, int scale) {}

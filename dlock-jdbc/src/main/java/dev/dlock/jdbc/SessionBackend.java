@@ -72,7 +72,7 @@ final class SessionBackend implements LockBackend, WaitsAtServer {
         db.describeAs(Urls.redact(c.getMetaData().getURL()));
       }
       Dialect found = Dialect.detect(c.getMetaData(), table, timeoutSeconds);
-      maxNameLength = Schema.prepare(c, found, createTable);
+      maxNameLength = Schema.prepare(c, found, createTable).maxNameLength();
       SessionDialect session = SessionDialect.of(found, context.ticker());
       session.prepare(c);
       leaseDialect = found;
@@ -171,7 +171,7 @@ final class SessionBackend implements LockBackend, WaitsAtServer {
       db.run("make the lock table '" + table + "' again", c -> {
         // start sets leaseDialect before dialect, which the caller has read: it is set.
         Dialect lease = Objects.requireNonNull(leaseDialect, "leaseDialect");
-        int maxName = Schema.prepare(c, lease, createTable);
+        int maxName = Schema.prepare(c, lease, createTable).maxNameLength();
         dialect().prepare(c);
         return maxName; // unused: run needs an answer
       });

@@ -374,8 +374,7 @@ class PostgresBackendTest extends LeaseBackendCases {
   @Test
   void aReleaseThatWaitsForAnArmInFlightWakesTheQueue() throws Exception {
     backend(new RecordingContext("a")); // makes the tables
-    PostgresDialect d = new PostgresDialect("dlock_locks", 0);
-    d.lockColumns(Set.of("queued"));
+    Dialect d = new PostgresDialect("dlock_locks", 0).forLockColumns(Set.of("queued"));
     String name = name();
     try (Connection holder = db().dataSource().getConnection();
         Connection waiter = db().dataSource().getConnection();
