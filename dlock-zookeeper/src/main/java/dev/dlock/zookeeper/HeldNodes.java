@@ -58,7 +58,9 @@ final class HeldNodes implements Watcher {
    * How long a grant is held before its node gets the watch, unless a test sets another delay. Why
    * wait: most holds are shorter, and end without that request, which was a third of the requests
    * of an uncontended lock and unlock; a deletion of a node whose watch is not yet set is found by
-   * the exists that sets it. Why the system's clock here: the session's scheduler keeps it.
+   * the exists that sets it. Due times are read from the session's clock, the engine's, so that
+   * they follow a test's virtual time; the sweeps are scheduled on the system's, and a sweep that
+   * finds nothing due yet looks again half a delay later.
    */
   static final long GUARD_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
@@ -66,7 +68,7 @@ final class HeldNodes implements Watcher {
   private final Map<String, Contender> contenders;
   private volatile @Nullable BackendContext context;
   private volatile long guardDelayNanos = GUARD_DELAY_NANOS;
-  /** Grants whose watch is not yet sent, each with the {@link System#nanoTime} it is due at. */
+  /** Grants whose watch is not yet sent, each with the time of the session's clock it is due at. */
   private final Queue<Due> due = new ConcurrentLinkedQueue<>();
   /** A sweep is scheduled, or running. */
   private final AtomicBoolean sweepSet = new AtomicBoolean();
@@ -89,7 +91,7 @@ final class HeldNodes implements Watcher {
    */
   void watch(Contender c) {
     long delay = guardDelayNanos;
-    due.add(new Due(c, c.zxid, System.nanoTime() + delay));
+    due.add(new Due(c, c.zxid, session.now() + delay));
     if (sweepSet.compareAndSet(false, true)) {
       session.later(this::sweep, delay);
     }
@@ -102,7 +104,7 @@ final class HeldNodes implements Watcher {
 
   /** On the session's thread: watches the due grants still held unwatched, then waits for the next. */
   private void sweep() {
-    long now = System.nanoTime();
+    long now = session.now();
     try {
       for (Due d = due.peek(); d != null && d.at - now <= 0; d = due.peek()) {
         due.poll();

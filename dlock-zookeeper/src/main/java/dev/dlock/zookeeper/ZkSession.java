@@ -133,7 +133,7 @@ final class ZkSession implements AutoCloseable {
 
   /**
    * Runs {@code task} on this session's own thread after {@code delayNanos} of the system's
-   * monotonic clock ({@link System#nanoTime}, which the scheduler keeps), never after close.
+   * monotonic clock (the scheduler's, not {@link #now}), never after close.
    */
   void later(Runnable task, long delayNanos) {
     try {
