@@ -178,17 +178,7 @@ final class CellRun {
         : await(WorkerProcess::holding, "a worker inside its critical section");
     switch (fault) {
       case "F1" -> kill(injector, holder);
-      case "F2" -> {
-        Faults.stop(holder.pid());
-        injector.log("fault", "invoke", "", -1, "F2 " + holder.name());
-        try {
-          TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
-          awaitNewHoldBesides(holder);
-        } finally {
-          Faults.cont(holder.pid());
-          injector.log("fault", "ok", "", -1, "F2 " + holder.name());
-        }
-      }
+      case "F2" -> pause(injector, holder);
       case "F5", "F5-holder" -> crashMember(injector, holder);
       case "F6", "F6-maj", "F6-min" -> partition(injector, holder);
       case "F8" -> {
@@ -304,24 +294,88 @@ final class CellRun {
   }
 
   /**
-   * Waits, up to a lease, until another worker enters a new hold: the paused holder then wakes while
-   * the lock is someone else's, as the articles' paused client does, and its late write and release
-   * land inside that hold.
+   * F2, the articles' GC pause: SIGSTOP of the holder for two leases and until another worker enters
+   * a new hold. That worker is then asked to stay in a hold ({@code HOLD}) and, once it says it
+   * does, the holder wakes; the worker is let go ({@code FREE}) once the holder has released, or a
+   * tenth of a lease later. So the holder's late write and release land inside someone else's hold.
+   * Why: without it they raced the new hold's 40 ms against the ENTER's trip to this process, the
+   * CONT and the holder's rest of work, and on a loaded CI machine lost now and then.
    */
-  private void awaitNewHoldBesides(WorkerProcess paused) throws InterruptedException {
+  private void pause(History injector, WorkerProcess holder) throws InterruptedException {
+    Faults.stop(holder.pid());
+    injector.log("fault", "invoke", "", -1, "F2 " + holder.name());
+    WorkerProcess next = null;
+    int released;
+    try {
+      TimeUnit.NANOSECONDS.sleep(settings.pause().toNanos());
+      next = awaitNewHoldBesides(holder);
+      if (next != null && !keepInAHold(next)) {
+        next = null;
+      }
+    } finally {
+      synchronized (monitor) {
+        released = holder.releases();
+      }
+      Faults.cont(holder.pid());
+      injector.log("fault", "ok", "", -1, "F2 " + holder.name());
+    }
+    if (next == null) {
+      return;
+    }
+    injector.log("fault", "info", "", -1, "F2 kept " + next.name() + " in a hold until " + holder.name() + " released");
+    try {
+      awaitRelease(holder, released, settings.lease().toNanos() / 10);
+    } finally {
+      next.free();
+    }
+  }
+
+  /** Asks {@code w} to stay in a hold and waits, up to a lease, until it says it does; false if it did not. */
+  private boolean keepInAHold(WorkerProcess w) throws InterruptedException {
+    long deadline = System.nanoTime() + settings.lease().toNanos();
+    synchronized (monitor) {
+      int kept = w.kept();
+      w.holdBack();
+      for (long left = deadline - System.nanoTime(); w.kept() == kept && !w.ended(); left = deadline - System.nanoTime()) {
+        if (left <= 0) {
+          w.free();
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(monitor, left);
+      }
+      return w.kept() > kept;
+    }
+  }
+
+  /**
+   * Waits, up to a lease, until another worker enters a new hold, and returns it (null if none
+   * came): the paused holder then wakes while the lock is someone else's, as the articles' paused
+   * client does.
+   */
+  private WorkerProcess awaitNewHoldBesides(WorkerProcess paused) throws InterruptedException {
     long deadline = System.nanoTime() + settings.lease().toNanos();
     synchronized (monitor) {
       int[] seen = workers.stream().mapToInt(WorkerProcess::enters).toArray();
       while (true) {
         for (int i = 0; i < workers.size(); i++) {
           if (workers.get(i) != paused && workers.get(i).enters() > seen[i]) {
-            return;
+            return workers.get(i);
           }
         }
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          return; // no one took the lock: wake the holder all the same
+          return null; // no one took the lock: wake the holder all the same
         }
+        TimeUnit.NANOSECONDS.timedWait(monitor, left);
+      }
+    }
+  }
+
+  /** Waits, up to {@code nanos}, until {@code w} has released more than {@code released} holds, or ended. */
+  private void awaitRelease(WorkerProcess w, int released, long nanos) throws InterruptedException {
+    long deadline = System.nanoTime() + nanos;
+    synchronized (monitor) {
+      for (long left = nanos; left > 0 && w.releases() <= released && !w.ended(); left = deadline - System.nanoTime()) {
         TimeUnit.NANOSECONDS.timedWait(monitor, left);
       }
     }

@@ -18,9 +18,10 @@ import java.util.concurrent.locks.LockSupport;
  * One worker JVM of a lab run: it opens one scheme, runs one workload against the shared
  * {@link Resource} and records every step in its history. On stdout, one line each, flushed:
  * {@code READY} once connected; then, after {@code GO} on stdin and until {@code END} on stdin or
- * {@code --duration-ms}, {@code ENTER <token>} and
- * {@code EXIT} around every hold, {@code GAP} when {@code --gap} stops it where its fault must land
- * (see {@link #gap}), and {@code DONE} at the end (exit status 0). An error
+ * {@code --duration-ms}, {@code ENTER <token>} and {@code EXIT} around every hold, {@code RELEASED}
+ * after its release, {@code HELD} when {@code HOLD} on stdin keeps it in a hold, {@code GAP} when
+ * {@code --gap} stops it where its fault must land (see {@link #gap}), and {@code DONE} at the end
+ * (exit status 0). An error
  * is one line on stderr and status 1; stdin closing early ends the worker at once (status 0).
  * Why a process per worker: the faults (kill -9, SIGSTOP) act on whole processes.
  */
@@ -37,6 +38,9 @@ public final class Worker {
   private boolean gapped;
   private volatile long goNanos;
   private volatile boolean ending;
+  // HOLD and FREE on stdin (see stayHeld); the main thread is unparked at FREE.
+  private volatile boolean holdBack;
+  private volatile Thread main;
 
   private Worker(WorkerOptions opts) {
     this.opts = opts;
@@ -116,6 +120,7 @@ public final class Worker {
     if (!go.equals("GO")) {
       throw new IllegalStateException("expected GO on stdin, got '" + go + "'");
     }
+    main = Thread.currentThread();
     watchStdin(in);
     goNanos = System.nanoTime();
     long end = goNanos + TimeUnit.MILLISECONDS.toNanos(opts.durationMs());
@@ -161,6 +166,9 @@ public final class Worker {
     if (!lost) {
       lost = work(held, TimeUnit.MILLISECONDS.toNanos(opts.workMs()) - half);
     }
+    if (!lost) {
+      lost = stayHeld(held);
+    }
     exit(held, lost);
     release(held);
   }
@@ -186,6 +194,9 @@ public final class Worker {
         if (stockWrite(seen - 1, held.token())) {
           history.log("buy", "ok", opts.lock(), held.token(), Integer.toString(seen));
         }
+      }
+      if (!lost) {
+        lost = stayHeld(held);
       }
       exit(held, lost);
       release(held);
@@ -276,6 +287,25 @@ public final class Worker {
     return held != null && held.lost();
   }
 
+  /**
+   * After {@code HOLD} on stdin, stays in this hold (says {@code HELD}) until {@code FREE}, so the
+   * coordinator can wake a paused worker inside it (F2); true if the lock was lost meanwhile.
+   */
+  private boolean stayHeld(Scheme.Held held) {
+    if (!holdBack) {
+      return false;
+    }
+    say("HELD");
+    while (holdBack) {
+      if (held.lost()) {
+        holdBack = false;
+        return true;
+      }
+      LockSupport.parkNanos(SLICE_NANOS);
+    }
+    return false;
+  }
+
   private void write(long token) {
     try {
       boolean accepted = Resource.fencedWrite(resource, token);
@@ -291,6 +321,7 @@ public final class Worker {
     } catch (Exception e) {
       history.log("release", "fail", opts.lock(), held.token(), describe(e));
     }
+    say("RELEASED");
   }
 
   /** Whether to start another hold: neither {@code END} came nor the time ran out. */
@@ -299,7 +330,8 @@ public final class Worker {
   }
 
   /**
-   * Follows stdin after GO: {@code END} ends the run after the current hold (the coordinator ends a
+   * Follows stdin after GO: {@code HOLD} and {@code FREE} (see {@link #stayHeld}); {@code END} ends
+   * the run after the current hold (the coordinator ends a
    * run once the fault's aftermath has been seen); a closed stdin, its coordinator gone, ends the
    * worker at once.
    */
@@ -309,6 +341,11 @@ public final class Worker {
         for (String line = in.readLine(); line != null; line = in.readLine()) {
           if (line.equals("END")) {
             ending = true;
+          } else if (line.equals("HOLD")) {
+            holdBack = true;
+          } else if (line.equals("FREE")) {
+            holdBack = false;
+            LockSupport.unpark(main);
           }
         }
       } catch (IOException e) {

@@ -13,7 +13,7 @@ import java.util.Map;
 
 /**
  * One worker JVM as the coordinator sees it. A reader thread follows the worker's stdout
- * ({@code READY}, {@code ENTER}, {@code EXIT}, {@code GAP}, {@code DONE}) and keeps what the
+ * ({@code READY}, {@code ENTER}, {@code EXIT}, {@code RELEASED}, {@code HELD}, {@code GAP}, {@code DONE}) and keeps what the
  * injector needs to know: whether the worker is inside its critical section right now. All
  * workers of a run share one monitor, so the injector can wait for "any worker holds".
  */
@@ -25,6 +25,8 @@ final class WorkerProcess {
   private boolean ready;
   private boolean holding;
   private int enters;
+  private int releases;
+  private int kept;
   private long token = -1;
   private boolean gap;
   private boolean ended;
@@ -73,6 +75,10 @@ final class WorkerProcess {
             token = Long.parseLong(line.substring("ENTER".length()).trim());
           } else if (line.equals("EXIT")) {
             holding = false;
+          } else if (line.equals("RELEASED")) {
+            releases++;
+          } else if (line.equals("HELD")) {
+            kept++;
           } else if (line.equals("GAP")) {
             gap = true;
           }
@@ -113,6 +119,16 @@ final class WorkerProcess {
     return enters;
   }
 
+  /** How many holds the worker has released (or tried to) so far. Callers hold the shared monitor. */
+  int releases() {
+    return releases;
+  }
+
+  /** How many times the worker said it stays in a hold ({@link #holdBack}). Callers hold the shared monitor. */
+  int kept() {
+    return kept;
+  }
+
   /** The token of the worker's latest hold, or -1 before its first. Callers hold the shared monitor. */
   long token() {
     return token;
@@ -134,8 +150,25 @@ final class WorkerProcess {
 
   /** Tells the worker to finish its current hold and stop; a worker already dead is left be. */
   void end() {
+    tell("END");
+  }
+
+  /**
+   * Asks the worker to stay in its current hold, or its next, until {@link #free}: it says
+   * {@code HELD} once it does. A worker already dead is left be.
+   */
+  void holdBack() {
+    tell("HOLD");
+  }
+
+  /** Lets a worker held back by {@link #holdBack} leave its hold. */
+  void free() {
+    tell("FREE");
+  }
+
+  private void tell(String line) {
     try {
-      say("END");
+      say(line);
     } catch (IOException e) {
       // Killed by the injector: its stdin is closed, and it has ended.
     }

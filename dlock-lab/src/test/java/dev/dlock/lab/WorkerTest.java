@@ -29,6 +29,7 @@ class WorkerTest {
     final List<String> lines = Collections.synchronizedList(new ArrayList<>());
     final CountDownLatch ready = new CountDownLatch(1);
     final CountDownLatch gap = new CountDownLatch(1);
+    final CountDownLatch held = new CountDownLatch(1);
 
     Run(List<String> command, Path stderr) throws Exception {
       process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
@@ -41,6 +42,8 @@ class WorkerTest {
               ready.countDown();
             } else if (line.equals("GAP")) {
               gap.countDown();
+            } else if (line.equals("HELD")) {
+              held.countDown();
             }
           }
         } catch (Exception e) {
@@ -85,6 +88,33 @@ class WorkerTest {
       assertThat(RedisProcessTest.withClient(redis, admin -> admin.pttl("lab:job").toString())).isEqualTo("-1");
       assertThat(History.read(dir.resolve("w1.jsonl"))).extracting(Event::op, Event::type)
           .containsExactly(org.assertj.core.groups.Tuple.tuple("acquire", "invoke"));
+    }
+  }
+
+  @Test
+  void aWorkerToldToHoldStaysInItsHoldUntilFreed() throws Exception {
+    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
+    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE);
+        Connection c = DriverManager.getConnection(resource)) {
+      Resource.reset(c, 0);
+      Run r = start("w1", "--scheme", "S7", "--url", redis.url(), "--workload", "critical",
+          "--lease-ms", "5000", "--wait-ms", "300", "--work-ms", "20", "--duration-ms", "60000",
+          "--resource", resource);
+      assertThat(r.ready.await(60, TimeUnit.SECONDS)).isTrue();
+      r.say("GO");
+      r.say("HOLD");
+      assertThat(r.held.await(60, TimeUnit.SECONDS)).as("HELD").isTrue();
+      // Alone, every try of w1 takes the key, so its value counts w1's holds.
+      long holds = r.lines.stream().filter(l -> l.startsWith("ENTER")).count();
+      assertThat(RedisProcessTest.withClient(redis, admin -> admin.get("lab:job"))).isEqualTo("w1:" + holds);
+      assertThat(r.lines.get(r.lines.size() - 1)).as("nothing since HELD").isEqualTo("HELD");
+      r.say("FREE");
+      r.say("END");
+      assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      int held = r.lines.indexOf("HELD");
+      assertThat(r.lines.subList(held + 1, held + 3)).containsExactly("EXIT", "RELEASED");
+      assertThat(History.read(dir.resolve("w1.jsonl"))).filteredOn(e -> e.op().equals("release"))
+          .allMatch(e -> e.info().equals("freed=w1"));
     }
   }
 
@@ -162,11 +192,11 @@ class WorkerTest {
         List<String> body = out.subList(1, out.size() - 1);
         assertThat(body).isNotEmpty();
         for (int j = 0; j < body.size(); j++) {
-          assertThat(body.get(j)).matches(j % 2 == 0 ? "ENTER -1" : "EXIT");
+          assertThat(body.get(j)).matches(List.of("ENTER -1", "EXIT", "RELEASED").get(j % 3));
         }
         List<Event> events = History.read(dir.resolve(w + ".jsonl"));
         assertThat(events).allMatch(e -> e.process().equals(w) && e.lock().equals("job"));
-        assertThat(events.stream().filter(e -> e.op().equals("enter")).count()).isEqualTo(body.size() / 2);
+        assertThat(events.stream().filter(e -> e.op().equals("enter")).count()).isEqualTo(body.size() / 3);
         assertThat(events.stream().filter(e -> e.op().equals("release")))
             .allMatch(e -> e.type().equals("ok") && e.info().equals("freed=" + w));
         accepted += events.stream().filter(e -> e.op().equals("write") && e.type().equals("ok")).count();
