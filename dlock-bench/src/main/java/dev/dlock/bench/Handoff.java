@@ -53,7 +53,7 @@ final class Handoff {
   private Row play() throws InterruptedException {
     for (int p = 0; p < 2; p++) {
       int me = p;
-      Lock lock = target.lock(me, KEY);
+      Lock lock = target.handoffLock(me, KEY);
       players[p] = new Thread(() -> player(me, lock), "bench-w4-" + target.name() + "-" + p);
       players[p].setDaemon(true);
     }

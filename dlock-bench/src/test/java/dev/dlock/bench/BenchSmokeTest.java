@@ -125,4 +125,25 @@ class BenchSmokeTest {
         .containsPattern("(?m)^W4 +\\| jdbc-pg +\\| +2 \\| .* \\| +1x \\| +- \\| +-$");
     assertThat(BenchMain.legend(s)).contains("embedded PostgreSQL", "floor-pg: the PostgreSQL floor");
   }
+
+  /**
+   * W4 on ZooKeeper beside its floor, whose waiter queues and watches the holder's node: the floor
+   * hands off too, and dlock's row gets its share of the floor's p50.
+   */
+  @Test
+  void zooKeeperAndItsFloorHandOffInW4(@TempDir Path dir) throws Exception {
+    Settings s = Settings.parse("--targets", "dlock-zookeeper,floor-zookeeper", "--workloads", "W4", "-f", "0",
+        "-wi", "0", "-i", "1", "-r", "300ms", "--out", dir.resolve("r.md").toString());
+
+    ResultTable table = BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true,
+        StandardCharsets.UTF_8));
+
+    assertThat(table.rows()).extracting(Row::workload, Row::target, Row::failure).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(Workload.W4, "dlock-zookeeper", null),
+        org.assertj.core.groups.Tuple.tuple(Workload.W4, "floor-zookeeper", null));
+    assertThat(table.rows()).allSatisfy(r -> assertThat(r.p50Nanos()).as("p50 of %s", r).isPositive().isFinite());
+    assertThat(table.text())
+        .containsPattern("(?m)^W4 +\\| dlock-zookeeper +\\| +2 \\| .* \\| +1x \\| +[0-9.E]+x \\| +-$")
+        .containsPattern("(?m)^W4 +\\| floor-zookeeper +\\| +2 \\| .* \\| +[0-9.E]+x \\| +1x \\| +-$");
+  }
 }

@@ -15,15 +15,19 @@ import org.apache.zookeeper.ZooKeeper;
  * The ZooKeeper floor: the fewest requests any ZooKeeper lock needs, one create of an ephemeral
  * node and one delete a cycle, with the raw {@link ZooKeeper} client on the run's server
  * ({@link ZkServer}), one session per client. No sequence, listing or watch: those are lock logic.
+ * W4, a handoff, needs a waiter to wait on something: there it is {@link #handoffLock}.
  */
 final class FloorZkTarget implements Target {
   static final String NAME = "floor-zookeeper";
   static final String LEGEND = NAME + ": the ZooKeeper floor, one create (ephemeral) and one delete"
-      + " a cycle with the raw ZooKeeper client, one session per client, no recipe.";
+      + " a cycle with the raw ZooKeeper client, one session per client, no recipe; in W4 the waiter's"
+      + " node is queued and the holder's watched before the holder's delete, so a handoff is that delete"
+      + " and its watch event.";
   private static final String ROOT = "/floor-bench";
   private static final byte[] EMPTY = new byte[0];
 
   private final List<ZooKeeper> sessions = new ArrayList<>();
+  private final Waits waits = new Waits();
 
   @Override
   public String name() {
@@ -76,6 +80,28 @@ final class FloorZkTarget implements Target {
         return false;
       }
     });
+  }
+
+  /** W4's floor: {@link FloorZkHandoffLock}, the waiter queued and watching before the holder lets go. */
+  @Override
+  public Lock handoffLock(int client, String key) {
+    String dir = ROOT + "/" + key + "-queue";
+    try {
+      sessions.get(client).create(dir, EMPTY, ZooDefs.Ids.OPEN_ACL_UNSAFE, CreateMode.PERSISTENT);
+    } catch (KeeperException.NodeExistsException e) {
+      // The other player's lock made it.
+    } catch (KeeperException e) {
+      throw new IllegalStateException(NAME + " could not make " + dir, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(NAME + " was interrupted making " + dir, e);
+    }
+    return new FloorZkHandoffLock(sessions.get(client), dir, () -> waits.waited(key));
+  }
+
+  @Override
+  public void awaitWaiter(String key) throws InterruptedException {
+    waits.await(key);
   }
 
   @Override

@@ -41,6 +41,14 @@ public interface Target {
   Lock lock(int client, String key);
 
   /**
+   * The lock W4 passes between its two players, client 0's and client 1's. The default is
+   * {@link #lock}; a floor whose W1 lock cannot wait overrides it.
+   */
+  default Lock handoffLock(int client, String key) {
+    return lock(client, key);
+  }
+
+  /**
    * Returns once another thread is blocked (or about to block) acquiring {@code key}, so a handoff
    * measures a wake-up rather than a race between unlock and lock. Called by the holder once the
    * waiter has announced it is calling {@code lock()}, once per waiter.

@@ -11,7 +11,8 @@ import java.util.function.Supplier;
  * The targets by name. A new backend or peer joins the benchmark with one line here and a class
  * implementing {@link Target}. The first entry is the floor that the others are compared with.
  * Each server backend also has a floor of its own ({@value #FLOOR_PREFIX}...): the fewest round
- * trips any lock on that backend needs, run in the backend's preset, in W1 and W3 only (it does not queue).
+ * trips any lock on that backend needs, run in the backend's preset, in W1 and W3 (it does not queue), and
+ * the ZooKeeper floor also in W4 ({@link #handsOff}).
  *
  * <p>Targets that need a database are not run by default, so a plain {@code ./bench} stays quick;
  * they run when named, or all together through the preset {@value #JDBC}.
@@ -103,7 +104,15 @@ public final class Targets {
     return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
   }
 
-  /** Whether {@code name} is a backend floor, which runs in W1 and W3 only. */
+  /**
+   * Whether {@code name} can run W4, a handoff: every target but the floors whose lock does not
+   * wait (floor-redis, floor-pg); floor-zookeeper's waiter queues and watches.
+   */
+  public static boolean handsOff(String name) {
+    return !isFloor(name) || name.equals(FloorZkTarget.NAME);
+  }
+
+  /** Whether {@code name} is a backend floor, which runs in W1 and W3 (and W4 if it {@link #handsOff}). */
   public static boolean isFloor(String name) {
     return name.startsWith(FLOOR_PREFIX);
   }
