@@ -178,7 +178,7 @@ final class LeaseBackend implements LockBackend, SpareTokens {
       }
       if (token != null) {
         if (waiters.disarm(owner)) {
-          d.leave(c, name, owner);
+          leaveGranted(c, d, name, owner);
         }
         return Attempt.granted(token);
       }
@@ -188,6 +188,23 @@ final class LeaseBackend implements LockBackend, SpareTokens {
       }
       return held;
     });
+  }
+
+  /**
+   * Gives up the queue place of an owner just granted. A queue table found missing took the place
+   * with it (another client is making the tables again, and has made the lock table already), so the
+   * grant stands. Why not let that error through: the work would be run again once the tables are
+   * made, find the lock held by this very owner, and report it held, by itself, until the lease ran
+   * out; a CI run once saw that.
+   */
+  private static void leaveGranted(Connection c, Dialect d, String name, String owner) throws SQLException {
+    try {
+      d.leave(c, name, owner);
+    } catch (SQLException e) {
+      if (!Dialect.isMissingTable(e)) {
+        throw e;
+      }
+    }
   }
 
   /** A failed attempt gives up the place it took at once, rather than leave it to a later cancel. */

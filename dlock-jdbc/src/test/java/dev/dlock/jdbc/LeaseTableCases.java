@@ -150,6 +150,27 @@ abstract class LeaseTableCases extends LeaseCases {
   }
 
   /**
+   * A queued waiter granted once its queue's table has gone, as when another client making the
+   * tables again has made the lock table but not yet the queue's: its place went with the table,
+   * and the grant stands. It once failed on leaving that place, made the tables and tried again,
+   * found its own grant, and reported the lock held, by itself, until the lease ran out.
+   */
+  @Test
+  void aGrantWhoseQueuePlaceWentWithItsTableStands() throws Exception {
+    String table = table("halfmade");
+    LockBackend h = backend(new RecordingContext("h"), JdbcLockBackend.builder().url(db().url()).table(table));
+    LockBackend w = backend(new RecordingContext("w"), JdbcLockBackend.builder().url(db().url()).table(table));
+    String name = name();
+    granted(h, name, "h:1");
+    assertThat(w.tryAcquire(LockRequest.exclusive(name, "w:1", LONG, true)).isGranted()).as("queued").isFalse();
+    db().execute("DROP TABLE " + table + "_waiters", "UPDATE " + table + " SET owner = NULL");
+
+    Attempt a = w.tryAcquire(LockRequest.exclusive(name, "w:1", LONG, true));
+    assertThat(a.isGranted()).as("the waiter's attempt, %s", a).isTrue();
+    assertThat(query("SELECT owner FROM " + table + " WHERE name = ?", name)).isEqualTo("w:1");
+  }
+
+  /**
    * The same through clients: the table is dropped under a holder (lease 6 s, renewed every 2 s)
    * and a client waiting for its lock. The holder hears of its loss before its lease could have
    * run out, so from the backend, not by expiry; the waiter gets the lock; and the holder's client

@@ -44,6 +44,7 @@ class ZooKeeperEnsembleTest {
       try (var left = Files.list(base)) {
         assertThat(left).as("left in " + base).isEmpty();
       }
+      Files.delete(base);
     }
   }
 
