@@ -31,7 +31,7 @@ import redis.embedded.core.RedisServerBuilder;
  */
 @SuppressWarnings("deprecation") // Lettuce's setters still work for a test server
 final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
-  private final int port;
+  private int port;
   private final List<String> settings;
   private RedisServer server;
   private RedisClient admin;
@@ -74,6 +74,13 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
     }
   }
 
+  /** A server meant for {@code port}, which moves to a free one if that is taken when it starts. */
+  static RedisTestServer startNear(int port) {
+    RedisTestServer s = new RedisTestServer(port, new ArrayList<>(List.of("save \"\"", "appendonly no")), null);
+    s.startServer();
+    return s;
+  }
+
   /** With {@code adminPassword} for the default user when the settings require one. */
   static RedisTestServer withPassword(String adminPassword, String... extraSettings) {
     List<String> settings = new ArrayList<>(List.of("save \"\"", "appendonly no"));
@@ -91,15 +98,22 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
     return "redis://127.0.0.1:" + port;
   }
 
+  /**
+   * Starts the server on its port; a first start whose port was taken meanwhile (the free port was
+   * found by opening and closing a socket, and any connection may get it as its local port before
+   * redis-server binds it) moves to another free port. A restart keeps its port.
+   */
   private void startServer() {
-    RedisServerBuilder b = RedisServer.newRedisServer().port(port).bind("127.0.0.1");
-    for (String s : settings) {
-      b.setting(s);
-    }
-    try {
-      server = launch(b.build(), port);
-    } catch (IOException e) {
-      throw new UncheckedIOException("redis-server could not be prepared for port " + port, e);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        server = launch(build(), port);
+        break;
+      } catch (UncheckedIOException e) {
+        if (server != null || attempt == 5 || !portTaken(e)) {
+          throw e;
+        }
+        port = freePort();
+      }
     }
     if (!server.isActive()) {
       throw new IllegalStateException("redis-server is not active on port " + port);
@@ -123,6 +137,27 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
         java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L * attempt);
       }
     }
+  }
+
+  private RedisServer build() {
+    RedisServerBuilder b = RedisServer.newRedisServer().port(port).bind("127.0.0.1");
+    for (String s : settings) {
+      b.setting(s);
+    }
+    try {
+      return b.build();
+    } catch (IOException e) {
+      throw new IllegalStateException("redis-server could not be prepared for port " + port, e);
+    }
+  }
+
+  private static boolean portTaken(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("Address already in use")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean textFileBusy(Throwable e) {
