@@ -109,7 +109,7 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
         server = launch(build(), port);
         break;
       } catch (UncheckedIOException e) {
-        if (server != null || attempt == 5 || !portTaken(e)) {
+        if (server != null || attempt == 5 || !saysSo(e, "Address already in use")) {
           throw e;
         }
         port = freePort();
@@ -131,7 +131,7 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
         s.start();
         return s;
       } catch (IOException e) {
-        if (attempt == 5 || !textFileBusy(e)) {
+        if (attempt == 5 || !saysSo(e, "Text file busy")) {
           throw new UncheckedIOException("redis-server did not start on port " + port, e);
         }
         java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L * attempt);
@@ -151,18 +151,10 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
     }
   }
 
-  private static boolean portTaken(Throwable e) {
+  /** Whether a message in {@code e}'s cause chain contains {@code text}. */
+  private static boolean saysSo(Throwable e, String text) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (String.valueOf(t.getMessage()).contains("Address already in use")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean textFileBusy(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (String.valueOf(t.getMessage()).contains("error=26")) {
+      if (String.valueOf(t.getMessage()).contains(text)) {
         return true;
       }
     }
