@@ -101,12 +101,9 @@ class BenchSmokeTest {
    */
   @Test
   void jdbcPgAndItsFloorRunOnTheEmbeddedPostgres(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--targets", "jdbc-pg,floor-pg", "--workloads", "W1,W3,W4", "-f", "0",
-        // 300 ms, not 100: on a loaded machine (load 25 on 2 cores) W4 then completed no handoff
-        "-wi", "0", "-i", "1", "-r", "300ms", "--out", dir.resolve("r.md").toString());
+    Settings s = serverSettings(dir, "--targets", "jdbc-pg,floor-pg", "--workloads", "W1,W3,W4");
 
-    ResultTable table = BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true,
-        StandardCharsets.UTF_8));
+    ResultTable table = quietly(s);
 
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::threads).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W1, "jdbc-pg", 1),
@@ -132,11 +129,8 @@ class BenchSmokeTest {
    */
   @Test
   void zooKeeperAndItsFloorHandOffInW4(@TempDir Path dir) throws Exception {
-    Settings s = Settings.parse("--targets", "dlock-zookeeper,floor-zookeeper", "--workloads", "W4", "-f", "0",
-        "-wi", "0", "-i", "1", "-r", "300ms", "--out", dir.resolve("r.md").toString());
-
-    ResultTable table = BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true,
-        StandardCharsets.UTF_8));
+    ResultTable table = quietly(serverSettings(dir, "--targets", "dlock-zookeeper,floor-zookeeper",
+        "--workloads", "W4"));
 
     assertThat(table.rows()).extracting(Row::workload, Row::target, Row::failure).containsExactly(
         org.assertj.core.groups.Tuple.tuple(Workload.W4, "dlock-zookeeper", null),
@@ -145,5 +139,20 @@ class BenchSmokeTest {
     assertThat(table.text())
         .containsPattern("(?m)^W4 +\\| dlock-zookeeper +\\| +2 \\| .* \\| +1x \\| +[0-9.E]+x \\| +-$")
         .containsPattern("(?m)^W4 +\\| floor-zookeeper +\\| +2 \\| .* \\| +[0-9.E]+x \\| +1x \\| +-$");
+  }
+
+  /**
+   * {@code args} with one 300 ms iteration and no warm-up, for a server's targets. Why 300 ms, not
+   * 100: on a loaded machine (load 25 on 2 cores) W4 then completed no handoff.
+   */
+  private static Settings serverSettings(Path dir, String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("-f", "0", "-wi", "0", "-i", "1", "-r", "300ms", "--out", dir.resolve("r.md").toString()));
+    return Settings.parse(all.toArray(String[]::new));
+  }
+
+  /** Runs {@code s}, its progress lines dropped. */
+  private static ResultTable quietly(Settings s) throws Exception {
+    return BenchMain.run(s, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
   }
 }

@@ -322,7 +322,8 @@ final class CellRun {
     if (next == null) {
       return;
     }
-    injector.log("fault", "info", "", -1, "F2 kept " + next.name() + " in a hold until " + holder.name() + " released");
+    injector.log("fault", "info", "", -1,
+        "F2 kept " + next.name() + " in a hold until " + holder.name() + " released");
     try {
       awaitRelease(holder, released, settings.lease().toNanos() / 10);
     } finally {
@@ -330,13 +331,17 @@ final class CellRun {
     }
   }
 
-  /** Asks {@code w} to stay in a hold and waits, up to a lease, until it says it does; false if it did not. */
+  /**
+   * Asks {@code w} to stay in a hold and waits, up to a lease, until it says it does; false (and
+   * {@code w} let go) if it did not.
+   */
   private boolean keepInAHold(WorkerProcess w) throws InterruptedException {
     long deadline = System.nanoTime() + settings.lease().toNanos();
     synchronized (monitor) {
       int kept = w.kept();
       w.holdBack();
-      for (long left = deadline - System.nanoTime(); w.kept() == kept && !w.ended(); left = deadline - System.nanoTime()) {
+      while (w.kept() == kept && !w.ended()) {
+        long left = deadline - System.nanoTime();
         if (left <= 0) {
           w.free();
           return false;
@@ -375,8 +380,10 @@ final class CellRun {
   private void awaitRelease(WorkerProcess w, int released, long nanos) throws InterruptedException {
     long deadline = System.nanoTime() + nanos;
     synchronized (monitor) {
-      for (long left = nanos; left > 0 && w.releases() <= released && !w.ended(); left = deadline - System.nanoTime()) {
+      long left = nanos;
+      while (left > 0 && w.releases() <= released && !w.ended()) {
         TimeUnit.NANOSECONDS.timedWait(monitor, left);
+        left = deadline - System.nanoTime();
       }
     }
   }

@@ -21,8 +21,8 @@ import java.util.concurrent.locks.LockSupport;
  * {@code --duration-ms}, {@code ENTER <token>} and {@code EXIT} around every hold, {@code RELEASED}
  * after its release, {@code HELD} when {@code HOLD} on stdin keeps it in a hold, {@code GAP} when
  * {@code --gap} stops it where its fault must land (see {@link #gap}), and {@code DONE} at the end
- * (exit status 0). An error
- * is one line on stderr and status 1; stdin closing early ends the worker at once (status 0).
+ * (exit status 0). An error is one line on stderr and status 1; stdin closing early ends the
+ * worker at once (status 0).
  * Why a process per worker: the faults (kill -9, SIGSTOP) act on whole processes.
  */
 public final class Worker {
@@ -331,9 +331,8 @@ public final class Worker {
 
   /**
    * Follows stdin after GO: {@code HOLD} and {@code FREE} (see {@link #stayHeld}); {@code END} ends
-   * the run after the current hold (the coordinator ends a
-   * run once the fault's aftermath has been seen); a closed stdin, its coordinator gone, ends the
-   * worker at once.
+   * the run after the current hold (the coordinator ends a run once the fault's aftermath has been
+   * seen); a closed stdin, its coordinator gone, ends the worker at once.
    */
   private void watchStdin(BufferedReader in) {
     Thread t = new Thread(() -> {

@@ -13,9 +13,10 @@ import java.util.Map;
 
 /**
  * One worker JVM as the coordinator sees it. A reader thread follows the worker's stdout
- * ({@code READY}, {@code ENTER}, {@code EXIT}, {@code RELEASED}, {@code HELD}, {@code GAP}, {@code DONE}) and keeps what the
- * injector needs to know: whether the worker is inside its critical section right now. All
- * workers of a run share one monitor, so the injector can wait for "any worker holds".
+ * ({@code READY}, {@code ENTER}, {@code EXIT}, {@code RELEASED}, {@code HELD}, {@code GAP},
+ * {@code DONE}) and keeps what the injector needs to know: whether the worker is inside its
+ * critical section right now. All workers of a run share one monitor, so the injector can wait
+ * for "any worker holds".
  */
 final class WorkerProcess {
   private final String name;

@@ -21,8 +21,8 @@ final class FloorZkTarget implements Target {
   static final String NAME = "floor-zookeeper";
   static final String LEGEND = NAME + ": the ZooKeeper floor, one create (ephemeral) and one delete"
       + " a cycle with the raw ZooKeeper client, one session per client, no recipe; in W4 the waiter's"
-      + " node is queued and the holder's watched before the holder's delete, so a handoff is that delete"
-      + " and its watch event.";
+      + " node is queued and the holder's watched before the holder's delete, so a handoff is that"
+      + " delete and its watch event.";
   private static final String ROOT = "/floor-bench";
   private static final byte[] EMPTY = new byte[0];
 

@@ -11,8 +11,8 @@ import java.util.function.Supplier;
  * The targets by name. A new backend or peer joins the benchmark with one line here and a class
  * implementing {@link Target}. The first entry is the floor that the others are compared with.
  * Each server backend also has a floor of its own ({@value #FLOOR_PREFIX}...): the fewest round
- * trips any lock on that backend needs, run in the backend's preset, in W1 and W3 (it does not queue), and
- * the ZooKeeper floor also in W4 ({@link #handsOff}).
+ * trips any lock on that backend needs, run in the backend's preset, in W1 and W3 (it does not
+ * queue), and the ZooKeeper floor also in W4 ({@link #handsOff}).
  *
  * <p>Targets that need a database are not run by default, so a plain {@code ./bench} stays quick;
  * they run when named, or all together through the preset {@value #JDBC}.
