@@ -70,9 +70,8 @@ public final class BenchMain {
     List<Row> rows = new ArrayList<>();
     for (Workload w : s.workloads()) {
       for (String target : s.targets()) {
-        boolean fair = w == Workload.W1 || w == Workload.W3 || (w == Workload.W4 && Targets.handsOff(target));
-        if (Targets.isFloor(target) && !fair) {
-          continue; // it does not queue: only where threads rarely meet on a key is it fair to it
+        if (!runs(w, target)) {
+          continue;
         }
         progress.printf("bench: %s on %s (%s) ...%n", w, target, w.description);
         long start = System.nanoTime();
@@ -97,6 +96,21 @@ public final class BenchMain {
     return new ResultTable(rows, s.baseline());
   }
 
+  /**
+   * Whether {@code target} runs {@code w}. Every target but a floor runs everywhere. A backend floor
+   * does not queue, so only where threads rarely meet on a key is it fair to it (W1, W3), and in W4
+   * if it {@link Targets#handsOff}; the hand-off floor, with no server, only in W2-1c.
+   */
+  static boolean runs(Workload w, String target) {
+    if (!Targets.isFloor(target)) {
+      return true;
+    }
+    if (Targets.isHandoffFloor(target)) {
+      return w == Workload.W2_1C;
+    }
+    return w == Workload.W1 || w == Workload.W3 || (w == Workload.W4 && Targets.handsOff(target));
+  }
+
   /** What the columns mean, below the table. */
   static String legend(Settings s) {
     StringBuilder sb = new StringBuilder();
@@ -110,7 +124,8 @@ public final class BenchMain {
     sb.append("p50/p99: JMH SampleTime of one lock+unlock (W4: unlock to the waiter's lock() returning).\n");
     sb.append("of floor: ops/s over that of the floor of the row's backend (floor-redis, floor-zookeeper,"
         + " floor-pg) in the same workload and run (W4: the floor's p50 over the row's); floors run in W1 and"
-        + " W3, and floor-zookeeper in W4.\n");
+        + " W3, and floor-zookeeper in W4. In W2-1c every row's floor is " + Targets.HANDOFF_FLOOR
+        + ", a hand-off between the threads of one process.\n");
     sb.append("B/op: bytes allocated per lock+unlock in W1, by all threads of the JVM (JMH -prof gc,"
         + " gc.alloc.rate.norm).\n");
     sb.append(Targets.legend(s.targets()));

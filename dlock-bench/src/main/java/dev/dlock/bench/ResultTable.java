@@ -10,7 +10,8 @@ import java.util.Locale;
 /**
  * Renders rows as an aligned text table for the terminal and as Markdown for notes. The ratio
  * column compares each row's ops/s with the baseline target's on the same workload, the next one
- * with the floor of the row's backend ({@link Targets#floorOf}), and the last gives the bytes
+ * with the floor of the row's backend ({@link Targets#floorOf}; in W2-1c, the hand-off floor,
+ * {@value Targets#HANDOFF_FLOOR}), and the last gives the bytes
  * allocated per operation where measured.
  */
 public final class ResultTable {
@@ -95,9 +96,12 @@ public final class ResultTable {
     return b == null || !(b.opsPerSec() > 0) ? "-" : times(r.opsPerSec() / b.opsPerSec());
   }
 
-  /** The row's share of its backend floor: ops/s over the floor's; in W4, a latency, the other way round. */
+  /**
+   * The row's share of its floor: ops/s over the floor's; in W4, a latency, the other way round.
+   * In W2-1c, a hand-off inside one client, the floor is the in-process one whatever the backend.
+   */
   private String ofFloor(Row r) {
-    String floor = Targets.floorOf(r.target());
+    String floor = r.workload() == Workload.W2_1C ? Targets.HANDOFF_FLOOR : Targets.floorOf(r.target());
     Row f = floor == null ? null : find(r.workload(), floor);
     if (f == null) {
       return "-";

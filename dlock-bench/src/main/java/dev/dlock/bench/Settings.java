@@ -4,6 +4,7 @@ import dev.dlock.bench.targets.Targets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -136,8 +137,10 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
       }
       TimeValue w = warmupTime != null ? warmupTime : quick ? TimeValue.milliseconds(100) : TimeValue.seconds(2);
       TimeValue r = time != null ? time : quick ? TimeValue.milliseconds(200) : TimeValue.seconds(1);
+      // The hand-off floor that several presets share goes last, after every backend's rows.
       List<String> names = targets == null ? Targets.defaults()
-          : targets.stream().flatMap(t -> Targets.expand(t).stream()).distinct().toList();
+          : targets.stream().flatMap(t -> Targets.expand(t).stream()).distinct()
+              .sorted(Comparator.comparing(Targets::isHandoffFloor)).toList();
       String base = baseline == null ? names.get(0) : baseline;
       if (!names.contains(base)) {
         throw new IllegalArgumentException("--baseline " + base + " is not among the targets run: "

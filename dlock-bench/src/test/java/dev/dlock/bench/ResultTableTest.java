@@ -58,6 +58,21 @@ class ResultTableTest {
   }
 
   @Test
+  void inW2OneClientEveryRowsFloorIsTheInProcessHandoff() {
+    ResultTable oneClient = new ResultTable(List.of(
+        new Row(Workload.W2_1C, "dlock-redis", 16, 80_000, 10_000, 90_000),
+        new Row(Workload.W2_1C, "dlock-zookeeper", 16, 40_000, 20_000, 90_000),
+        new Row(Workload.W2_1C, "floor-handoff", 16, 100_000, 9_000, 80_000),
+        new Row(Workload.W2, "dlock-redis", 16, 20_000, 10_000, 90_000)), "dlock-redis");
+    assertThat(oneClient.markdown().lines()).contains(
+        "| W2-1c | dlock-redis | 16 | 80,000 | 10.0 us | 90.0 us | 1x | 0.8x | - |",
+        "| W2-1c | dlock-zookeeper | 16 | 40,000 | 20.0 us | 90.0 us | 0.5x | 0.4x | - |",
+        "| W2-1c | floor-handoff | 16 | 100,000 | 9.0 us | 80.0 us | 1.3x | 1x | - |",
+        // W2 spreads its threads over four clients: no in-process floor applies
+        "| W2 | dlock-redis | 16 | 20,000 | 10.0 us | 90.0 us | 1x | - | - |");
+  }
+
+  @Test
   void aFailedMeasurementIsShownAsFailedAndIsNoBaseline() {
     ResultTable withFailure = new ResultTable(List.of(
         Row.failed(Workload.W2, "peer", new IllegalStateException("gave up")),

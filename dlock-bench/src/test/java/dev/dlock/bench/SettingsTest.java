@@ -13,7 +13,8 @@ class SettingsTest {
   void defaultsRunEverythingWithTheFloorFirst() {
     Settings s = Settings.parse();
     assertThat(s.workloads()).containsExactly(Workload.values());
-    assertThat(s.targets()).containsExactly("reentrant", "mem"); // no database unless asked for
+    // no database unless asked for; W2-1c's in-process floor needs none
+    assertThat(s.targets()).containsExactly("reentrant", "mem", "floor-handoff");
     assertThat(s.baseline()).isEqualTo("reentrant");
     assertThat(s.forks()).isEqualTo(1);
     assertThat(s.handoffMeasurement()).isEqualTo(Duration.ofSeconds(3));
@@ -31,14 +32,16 @@ class SettingsTest {
   }
 
   @Test
-  void theServerPresetsNameTheirTargetsWithTheirFloorLastAndTheBaselineIsSelectable() {
+  void theServerPresetsNameTheirTargetsWithTheirFloorsLastAndTheBaselineIsSelectable() {
     Settings s = Settings.parse("--targets", "jdbc,jdbc-pg", "--baseline", "spring-jdbc");
-    assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc", "floor-pg");
+    assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc", "floor-pg", "floor-handoff");
     assertThat(s.baseline()).isEqualTo("spring-jdbc");
     assertThat(Settings.parse("--targets", "redis").targets())
-        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis", "floor-redis");
-    assertThat(Settings.parse("--targets", "zookeeper").targets())
-        .containsExactly("dlock-zookeeper", "curator", "floor-zookeeper");
+        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis", "floor-redis", "floor-handoff");
+    // two presets share the hand-off floor, which runs once
+    assertThat(Settings.parse("--targets", "zookeeper,redis").targets())
+        .containsExactly("dlock-zookeeper", "curator", "floor-zookeeper", "dlock-redis", "redisson",
+            "redisson-fair", "spring-redis", "floor-redis", "floor-handoff");
     assertThat(Settings.parse("--targets", "redis").baseline()).isEqualTo("dlock-redis");
     assertThatThrownBy(() -> Settings.parse("--targets", "mem", "--baseline", "reentrant"))
         .hasMessageContaining("not among the targets run");

@@ -5,17 +5,44 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The floor: one {@link ReentrantLock} per key in this JVM. Clients do not exist here, so every
- * client gets the same lock for a key; no distributed lock can beat this.
+ * One {@link ReentrantLock} per key in this JVM. Clients do not exist here, so every client gets
+ * the same lock for a key.
+ *
+ * <p>Unfair ({@value #NAME}), it is the baseline no distributed lock can beat: a releasing thread
+ * takes the lock straight back while the woken one is still getting up. Fair
+ * ({@value Targets#HANDOFF_FLOOR}), it is the floor of W2-1c: the least a lock that queues its threads in
+ * FIFO order (dlock's engine does, so that no thread of a client starves) spends on passing the
+ * lock to the next thread of the same process, one park and one unpark a cycle, with no server.
  */
 public final class ReentrantLockTarget implements Target {
   static final String NAME = "reentrant";
 
+  /** The legend's line for the hand-off floor. */
+  static final String LEGEND = Targets.HANDOFF_FLOOR + ": the W2-1c floor, a fair java.util.concurrent"
+      + " ReentrantLock per key: sixteen threads of one process passing the lock on in FIFO order, one"
+      + " park and one unpark a cycle and no server; it runs in W2-1c only, and every W2-1c row's \"of floor\""
+      + " is its ops/s over this.";
+
   private final ConcurrentHashMap<String, ReentrantLock> locks = new ConcurrentHashMap<>();
+  private final boolean fair;
+
+  private ReentrantLockTarget(boolean fair) {
+    this.fair = fair;
+  }
+
+  /** The unfair baseline. */
+  static ReentrantLockTarget unfair() {
+    return new ReentrantLockTarget(false);
+  }
+
+  /** The fair floor of W2-1c. */
+  static ReentrantLockTarget handoffFloor() {
+    return new ReentrantLockTarget(true);
+  }
 
   @Override
   public String name() {
-    return NAME;
+    return fair ? Targets.HANDOFF_FLOOR : NAME;
   }
 
   @Override
@@ -25,7 +52,7 @@ public final class ReentrantLockTarget implements Target {
 
   @Override
   public Lock lock(int client, String key) {
-    return locks.computeIfAbsent(key, k -> new ReentrantLock());
+    return locks.computeIfAbsent(key, k -> new ReentrantLock(fair));
   }
 
   @Override

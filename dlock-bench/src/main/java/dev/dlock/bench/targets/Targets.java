@@ -12,7 +12,9 @@ import java.util.function.Supplier;
  * implementing {@link Target}. The first entry is the floor that the others are compared with.
  * Each server backend also has a floor of its own ({@value #FLOOR_PREFIX}...): the fewest round
  * trips any lock on that backend needs, run in the backend's preset, in W1 and W3 (it does not
- * queue), and the ZooKeeper floor also in W4 ({@link #handsOff}).
+ * queue), and the ZooKeeper floor also in W4 ({@link #handsOff}). W2-1c, sixteen threads of one
+ * client, has a floor of its own that needs no server: {@value #HANDOFF_FLOOR}, a fair in-process
+ * lock, which every preset and the defaults include.
  *
  * <p>Targets that need a database are not run by default, so a plain {@code ./bench} stays quick;
  * they run when named, or all together through the preset {@value #JDBC}.
@@ -29,6 +31,8 @@ public final class Targets {
 
   /** How the name of every backend floor begins; the reports find floor rows by it. */
   public static final String FLOOR_PREFIX = "floor-";
+  /** The floor of W2-1c, on every backend: a FIFO hand-off between the threads of one process. */
+  public static final String HANDOFF_FLOOR = FLOOR_PREFIX + "handoff";
 
   private static final Map<String, Supplier<Target>> REGISTRY = new LinkedHashMap<>();
   private static final List<String> DEFAULTS;
@@ -42,8 +46,9 @@ public final class Targets {
   private static final Map<String, Supplier<Target>> UNLISTED = new ConcurrentHashMap<>();
 
   static {
-    REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::new);
+    REGISTRY.put(ReentrantLockTarget.NAME, ReentrantLockTarget::unfair);
     REGISTRY.put(DlockTarget.MEM, DlockTarget::mem);
+    REGISTRY.put(HANDOFF_FLOOR, ReentrantLockTarget::handoffFloor);
     DEFAULTS = List.copyOf(REGISTRY.keySet());
     REGISTRY.put(DlockTarget.JDBC_PG, DlockTarget::jdbcPg);
     REGISTRY.put(SpringJdbcTarget.NAME, SpringJdbcTarget::new);
@@ -93,15 +98,21 @@ public final class Targets {
    */
   public static List<String> expand(String name) {
     if (REDIS.equals(name)) {
-      return REDIS_TARGETS;
+      return withHandoffFloor(REDIS_TARGETS);
     }
     if (ZOOKEEPER.equals(name)) {
-      return ZOOKEEPER_TARGETS;
+      return withHandoffFloor(ZOOKEEPER_TARGETS);
     }
     if (REDIS_HA.equals(name)) {
-      return REDIS_HA_TARGETS;
+      return withHandoffFloor(REDIS_HA_TARGETS);
     }
-    return JDBC.equals(name) ? JDBC_TARGETS : List.of(check(name));
+    return JDBC.equals(name) ? withHandoffFloor(JDBC_TARGETS) : List.of(check(name));
+  }
+
+  private static List<String> withHandoffFloor(List<String> preset) {
+    List<String> all = new ArrayList<>(preset);
+    all.add(HANDOFF_FLOOR);
+    return List.copyOf(all);
   }
 
   /**
@@ -110,6 +121,11 @@ public final class Targets {
    */
   public static boolean handsOff(String name) {
     return !isFloor(name) || name.equals(FloorZkTarget.NAME);
+  }
+
+  /** Whether {@code name} is {@value #HANDOFF_FLOOR}, the floor that runs in W2-1c and nowhere else. */
+  public static boolean isHandoffFloor(String name) {
+    return name.equals(HANDOFF_FLOOR);
   }
 
   /** Whether {@code name} is a backend floor, which runs in W1 and W3 (and W4 if it {@link #handsOff}). */
@@ -150,6 +166,9 @@ public final class Targets {
     if (targets.stream().anyMatch(REDIS_HA_TARGETS::contains)) {
       sb.append(HaBenchServers.LEGEND).append('\n');
     }
+    if (targets.contains(HANDOFF_FLOOR)) {
+      sb.append(ReentrantLockTarget.LEGEND).append('\n');
+    }
     if (targets.stream().anyMatch(ZOOKEEPER_TARGETS::contains)) {
       sb.append(ZkServer.LEGEND).append('\n');
     }
@@ -170,10 +189,10 @@ public final class Targets {
   public static String check(String name) {
     if (!REGISTRY.containsKey(name)) {
       List<String> known = new ArrayList<>(names());
-      known.add(JDBC + " (= " + String.join(",", JDBC_TARGETS) + ")");
-      known.add(REDIS + " (= " + String.join(",", REDIS_TARGETS) + ")");
-      known.add(ZOOKEEPER + " (= " + String.join(",", ZOOKEEPER_TARGETS) + ")");
-      known.add(REDIS_HA + " (= " + String.join(",", REDIS_HA_TARGETS) + ")");
+      known.add(JDBC + " (= " + String.join(",", expand(JDBC)) + ")");
+      known.add(REDIS + " (= " + String.join(",", expand(REDIS)) + ")");
+      known.add(ZOOKEEPER + " (= " + String.join(",", expand(ZOOKEEPER)) + ")");
+      known.add(REDIS_HA + " (= " + String.join(",", expand(REDIS_HA)) + ")");
       throw new IllegalArgumentException("unknown target '" + name + "'; known: " + String.join(", ", known));
     }
     return name;
