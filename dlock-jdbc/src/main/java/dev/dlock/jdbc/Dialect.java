@@ -163,7 +163,13 @@ abstract class Dialect {
 
   // ---- the lock row
 
-  /** Grants {@code name} to {@code owner} if free or expired, with the next token; null if held. */
+  /**
+   * Grants {@code name} to {@code owner} if free, expired, or already {@code owner}'s, with the next
+   * token; null if held by another. Why its own grant is granted again: an owner stands for one
+   * acquisition, so a row it holds can only be a grant whose answer it never had (a statement that
+   * committed, then timed out, or work the database ran again). Refused, it would wait a lease for
+   * itself; granted, it gets a token above the lost one, which nobody used.
+   */
   abstract @Nullable Long grant(Connection c, String name, String owner, long leaseMicros)
       throws SQLException;
 

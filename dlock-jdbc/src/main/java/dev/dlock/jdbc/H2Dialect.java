@@ -28,7 +28,7 @@ final class H2Dialect extends Dialect {
         USING (VALUES (CAST(? AS VARCHAR(1024)), CAST(? AS VARCHAR(255)), CAST(? AS BIGINT)))
           AS s(name, owner, micros)
         ON l.name = s.name
-        WHEN MATCHED AND (l.owner IS NULL OR l.expires_at <= CURRENT_TIMESTAMP) THEN UPDATE
+        WHEN MATCHED AND (l.owner IS NULL OR l.expires_at <= CURRENT_TIMESTAMP OR l.owner = s.owner) THEN UPDATE
           SET owner = s.owner, token = GREATEST(l.{next}, {micros}),
               expires_at = DATEADD(MICROSECOND, s.micros, CURRENT_TIMESTAMP),
               acquired_at = CURRENT_TIMESTAMP

@@ -33,7 +33,7 @@ final class MariaDbDialect extends Dialect {
       UPDATE {table}
       SET token = LAST_INSERT_ID(GREATEST({next}, {micros})), owner = ?,
           expires_at = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, acquired_at = UTC_TIMESTAMP(6)
-      WHERE name = ? AND (owner IS NULL OR expires_at <= UTC_TIMESTAMP(6))""";
+      WHERE name = ? AND (owner IS NULL OR expires_at <= UTC_TIMESTAMP(6) OR owner = ?)""";
 
   private static final String LAST_TOKEN = "SELECT LAST_INSERT_ID()";
 
@@ -153,6 +153,7 @@ final class MariaDbDialect extends Dialect {
       ps.setString(1, owner);
       ps.setLong(2, leaseMicros);
       ps.setString(3, name);
+      ps.setString(4, owner);
       if (ps.executeUpdate() == 1) {
         return newToken(c, ps);
       }

@@ -34,7 +34,7 @@ final class PostgresDialect extends Dialect {
       ON CONFLICT (name) DO UPDATE
         SET owner = EXCLUDED.owner, token = GREATEST(l.{next}, EXCLUDED.token),
             expires_at = EXCLUDED.expires_at, acquired_at = EXCLUDED.acquired_at
-        WHERE l.owner IS NULL OR l.expires_at <= now()
+        WHERE l.owner IS NULL OR l.expires_at <= now() OR l.owner = EXCLUDED.owner
       RETURNING l.token""";
 
   private static final String HOLDER = """

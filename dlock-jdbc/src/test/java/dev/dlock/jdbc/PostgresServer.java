@@ -1,5 +1,6 @@
 package dev.dlock.jdbc;
 
+import dev.dlock.testkit.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,7 +17,7 @@ final class PostgresServer implements TestDatabase {
 
   @Override
   public void open() throws IOException {
-    pg = EmbeddedPostgres.builder().start();
+    pg = EmbeddedPostgres.builder().setPort(FreePorts.next()).start();
   }
 
   @Override
