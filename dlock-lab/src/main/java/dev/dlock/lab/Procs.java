@@ -1,11 +1,11 @@
 package dev.dlock.lab;
 
+import dev.dlock.testkit.FreePorts;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
@@ -33,13 +33,9 @@ final class Procs {
 
   private Procs() {}
 
-  /** A port nobody listens on at the moment, on 127.0.0.1. */
+  /** A port nobody listens on at the moment, below the ephemeral range ({@link FreePorts}). */
   static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port: " + e, e);
-    }
+    return FreePorts.next();
   }
 
   /** Whether something accepts connections on 127.0.0.1:{@code port}. */

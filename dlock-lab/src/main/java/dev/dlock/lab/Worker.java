@@ -65,7 +65,9 @@ public final class Worker {
    * The {@code --gap}, armed {@code --gap-after-ms} after GO: where the injector's fault must land.
    * S4 parks for good between SETNX and EXPIRE, to be killed there. S8-wrong, between its GET and
    * its DEL, and every other scheme right before its write (the moment of the articles' GC pause),
-   * wait once for the injector's SIGSTOP. With {@code --gap-ms} the holder instead stays that long
+   * wait once for the injector's SIGSTOP. With {@code --gap-before-write}, S4 and S8-wrong too wait
+   * right before the write: S4's pause (F2) must land inside its hold, which a holder caught by its
+   * state alone may already have left by the time the signal arrives. With {@code --gap-ms} the holder instead stays that long
    * in its hold while the injector cuts its network, and leaves as soon as its scheme says the lock
    * is lost (logged as {@code lost}). With {@code --gap-blind} as well it stays all that time
    * whatever it is told, as a client that believes its lease (F7): a loss it is told of is logged
@@ -79,7 +81,7 @@ public final class Worker {
     }
     gapped = true;
     say("GAP");
-    if (opts.scheme().equals("S4")) {
+    if (opts.scheme().equals("S4") && !opts.gapBeforeWrite()) {
       while (true) {
         LockSupport.park();
       }
@@ -99,9 +101,17 @@ public final class Worker {
     return !opts.gapBlind();
   }
 
-  /** The gap of the schemes whose own flaw does not lie elsewhere: right before the write. */
+  /**
+   * The gap right before the write: of the schemes whose own flaw does not lie elsewhere, and of
+   * every scheme with {@code --gap-before-write}.
+   */
   private boolean beforeWrite(Scheme.Held held) {
-    return !opts.scheme().equals("S4") && !opts.scheme().equals("S8-wrong") && gap(held);
+    return !hasOwnGap() && gap(held);
+  }
+
+  /** Whether the gap lies inside the scheme (S4, S8-wrong), where it calls the worker back. */
+  private boolean hasOwnGap() {
+    return !opts.gapBeforeWrite() && (opts.scheme().equals("S4") || opts.scheme().equals("S8-wrong"));
   }
 
   private void run() throws Exception {
@@ -109,7 +119,11 @@ public final class Worker {
     if (!Schemes.optimistic(opts.scheme())) {
       scheme = Schemes.open(opts.scheme(), opts.url(), opts.process(), lease,
           Duration.ofMillis(opts.clockOffsetMs()), () -> history.log("wake", "info", opts.lock(), -1, ""),
-          () -> gap(null));
+          () -> {
+            if (hasOwnGap()) {
+              gap(null);
+            }
+          });
     }
     say("READY");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

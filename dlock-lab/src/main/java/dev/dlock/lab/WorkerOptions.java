@@ -12,7 +12,8 @@ import java.util.Set;
  */
 record WorkerOptions(String scheme, String url, String process, Path history, String workload,
     String lock, long leaseMs, long waitMs, long workMs, long durationMs, String resource,
-    long clockOffsetMs, boolean gap, long gapAfterMs, long gapMs, boolean gapBlind, String role) {
+    long clockOffsetMs, boolean gap, long gapAfterMs, long gapMs, boolean gapBlind, boolean gapBeforeWrite,
+    String role) {
 
   static final Set<String> WORKLOADS = Set.of("critical", "flash", "readwrite");
   private static final List<String> REQUIRED = List.of("--scheme", "--process", "--history",
@@ -25,7 +26,7 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
     Map<String, String> given = new HashMap<>();
     for (int i = 0; i < args.length; i++) {
       String name = args[i];
-      if (name.equals("--gap") || name.equals("--gap-blind")) {
+      if (name.equals("--gap") || name.equals("--gap-blind") || name.equals("--gap-before-write")) {
         given.put(name, "true");
       } else if (!VALUED.contains(name)) {
         throw new IllegalArgumentException("unknown option '" + name + "'");
@@ -62,6 +63,9 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
         throw new IllegalArgumentException(option + " goes with --gap only");
       }
     }
+    if (given.containsKey("--gap-before-write") && !gap) {
+      throw new IllegalArgumentException("--gap-before-write goes with --gap only");
+    }
     if (given.containsKey("--gap-blind") && !given.containsKey("--gap-ms")) {
       throw new IllegalArgumentException("--gap-blind goes with --gap-ms only");
     }
@@ -74,7 +78,8 @@ record WorkerOptions(String scheme, String url, String process, Path history, St
         millis(given, "--duration-ms", 0), given.get("--resource"),
         given.containsKey("--clock-offset-ms") ? millis(given, "--clock-offset-ms", Long.MIN_VALUE) : 0, gap,
         given.containsKey("--gap-after-ms") ? millis(given, "--gap-after-ms", 0) : 0,
-        given.containsKey("--gap-ms") ? millis(given, "--gap-ms", 1) : 0, given.containsKey("--gap-blind"), role);
+        given.containsKey("--gap-ms") ? millis(given, "--gap-ms", 1) : 0, given.containsKey("--gap-blind"),
+        given.containsKey("--gap-before-write"), role);
   }
 
   private static long millis(Map<String, String> given, String name, long min) {

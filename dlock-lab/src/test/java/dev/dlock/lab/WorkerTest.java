@@ -70,17 +70,32 @@ class WorkerTest {
     return new Run(command, dir.resolve(w + ".err"));
   }
 
+  /** The resource every worker of a test writes to: an H2 file in the temp dir. */
+  private String resource() {
+    return "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
+  }
+
+  /**
+   * Worker w1 alone on {@code redis}, critical workload on a fresh resource, 300 ms waits, 20 ms of
+   * work, told GO once READY; {@code args} give the scheme and the rest.
+   */
+  private Run alone(RedisProcess redis, String... args) throws Exception {
+    try (Connection c = DriverManager.getConnection(resource())) {
+      Resource.reset(c, 0);
+    }
+    List<String> all = new ArrayList<>(List.of("--url", redis.url(), "--workload", "critical", "--wait-ms",
+        "300", "--work-ms", "20", "--duration-ms", "60000", "--resource", resource()));
+    all.addAll(List.of(args));
+    Run r = start("w1", all.toArray(String[]::new));
+    assertThat(r.ready.await(60, TimeUnit.SECONDS)).as("READY").isTrue();
+    r.say("GO");
+    return r;
+  }
+
   @Test
   void s4WorkerStopsInTheGapAndLeavesAKeyWithoutExpiry() throws Exception {
-    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
-    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE);
-        Connection c = DriverManager.getConnection(resource)) {
-      Resource.reset(c, 0);
-      Run r = start("w1", "--scheme", "S4", "--url", redis.url(), "--workload", "critical", "--gap",
-          "--lease-ms", "500", "--wait-ms", "300", "--work-ms", "20", "--duration-ms", "60000",
-          "--resource", resource);
-      assertThat(r.ready.await(60, TimeUnit.SECONDS)).isTrue();
-      r.say("GO");
+    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE)) {
+      Run r = alone(redis, "--scheme", "S4", "--gap", "--lease-ms", "500");
       assertThat(r.gap.await(60, TimeUnit.SECONDS)).isTrue();
       assertThat(r.process.isAlive()).as("parked in the gap").isTrue();
       r.process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -91,17 +106,29 @@ class WorkerTest {
     }
   }
 
+  /**
+   * With {@code --gap-before-write}, S4's gap is right before its write, inside its hold (where F2
+   * pauses it), and it goes on after it, rather than parking between SETNX and EXPIRE for a kill.
+   */
+  @Test
+  void s4WorkerToldToGapBeforeItsWriteStopsInsideItsHold() throws Exception {
+    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE)) {
+      Run r = alone(redis, "--scheme", "S4", "--gap", "--gap-before-write", "--lease-ms", "5000");
+      assertThat(r.gap.await(60, TimeUnit.SECONDS)).isTrue();
+      r.say("END");
+      assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).as("went on after its gap, and ended").isTrue();
+      List<String> lines = List.copyOf(r.lines);
+      int gap = lines.indexOf("GAP");
+      assertThat(lines.subList(0, gap)).as("before the gap").hasSize(2).startsWith("READY")
+          .last().asString().startsWith("ENTER ");
+      assertThat(lines.subList(gap, lines.size())).as("from the gap").startsWith("GAP", "EXIT", "RELEASED");
+    }
+  }
+
   @Test
   void aWorkerToldToHoldStaysInItsHoldUntilFreed() throws Exception {
-    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
-    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE);
-        Connection c = DriverManager.getConnection(resource)) {
-      Resource.reset(c, 0);
-      Run r = start("w1", "--scheme", "S7", "--url", redis.url(), "--workload", "critical",
-          "--lease-ms", "5000", "--wait-ms", "300", "--work-ms", "20", "--duration-ms", "60000",
-          "--resource", resource);
-      assertThat(r.ready.await(60, TimeUnit.SECONDS)).isTrue();
-      r.say("GO");
+    try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE)) {
+      Run r = alone(redis, "--scheme", "S7", "--lease-ms", "5000");
       r.say("HOLD");
       assertThat(r.held.await(60, TimeUnit.SECONDS)).as("HELD").isTrue();
       // Alone, every try of w1 takes the key, so its value counts w1's holds.
@@ -120,7 +147,7 @@ class WorkerTest {
 
   @Test
   void optimisticFlashSellsTheStockExactlyOnce() throws Exception {
-    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
+    String resource = resource();
     try (Connection c = DriverManager.getConnection(resource)) {
       Resource.reset(c, 15);
       List<Run> runs = List.of(
@@ -161,7 +188,7 @@ class WorkerTest {
 
   @Test
   void twoWorkersTakeTurnsAndRecordTheirHistories() throws Exception {
-    String resource = "jdbc:h2:file:" + dir.resolve("lab") + ";AUTO_SERVER=TRUE";
+    String resource = resource();
     try (RedisProcess redis = RedisProcess.start(dir.resolve("redis"), RedisProcess.Persistence.NONE);
         Connection c = DriverManager.getConnection(resource)) {
       Resource.reset(c, 0);

@@ -22,7 +22,7 @@ class ZkSchemesTest {
 
   @BeforeAll
   static void start() throws Exception {
-    zk = new TestingServer(-1, true);
+    zk = new TestingServer(Procs.freePort(), true);
   }
 
   @AfterAll
