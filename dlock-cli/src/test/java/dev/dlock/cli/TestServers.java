@@ -1,13 +1,12 @@
 package dev.dlock.cli;
 
+import dev.dlock.testkit.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.time.Duration;
 import org.apache.curator.test.TestingServer;
 import redis.embedded.RedisServer;
@@ -77,7 +76,7 @@ final class TestServers {
   }
 
   static Server zookeeper() throws Exception {
-    TestingServer zk = new TestingServer(-1, true);
+    TestingServer zk = new TestingServer(freePort(), true);
     return new Server() {
       @Override
       public String url() {
@@ -92,7 +91,7 @@ final class TestServers {
   }
 
   static Server postgres() throws IOException {
-    EmbeddedPostgres pg = EmbeddedPostgres.builder().start();
+    EmbeddedPostgres pg = EmbeddedPostgres.builder().setPort(freePort()).start();
     return new Server() {
       @Override
       public String url() {
@@ -107,10 +106,6 @@ final class TestServers {
   }
 
   static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return FreePorts.next();
   }
 }

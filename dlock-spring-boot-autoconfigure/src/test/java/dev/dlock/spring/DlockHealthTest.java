@@ -2,7 +2,7 @@ package dev.dlock.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.ServerSocket;
+import dev.dlock.testkit.FreePorts;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -67,9 +67,7 @@ class DlockHealthTest {
     Runners.runner().run(ctx -> assertThat(ctx).doesNotHaveBean(DlockHealthIndicator.class));
   }
 
-  static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+  static int freePort() {
+    return FreePorts.next();
   }
 }

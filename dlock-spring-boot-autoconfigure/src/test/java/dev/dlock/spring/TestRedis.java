@@ -1,8 +1,8 @@
 package dev.dlock.spring;
 
+import dev.dlock.testkit.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import redis.embedded.RedisServer;
 
 /** One real Redis server for the starter's tests, started on first use and stopped with the JVM. */
@@ -14,10 +14,7 @@ final class TestRedis {
   static synchronized String url() {
     if (url == null) {
       try {
-        int port;
-        try (ServerSocket s = new ServerSocket(0)) {
-          port = s.getLocalPort();
-        }
+        int port = FreePorts.next();
         RedisServer server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
             .setting("save \"\"").setting("appendonly no").build();
         server.start();

@@ -1,7 +1,7 @@
 package dev.dlock.zookeeper;
 
+import dev.dlock.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,10 +24,7 @@ final class ZkServerProcess implements AutoCloseable {
 
   /** Starts a server and waits, polling its {@code srvr} command, until it serves. */
   static ZkServerProcess start() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = FreePorts.next();
     Path dir = Files.createTempDirectory("zk-process-");
     ChildJvm jvm = ChildJvm.start(ZkServerProcess.class, List.of(), Integer.toString(port), dir.toString());
     ZkServerProcess server = new ZkServerProcess(port, jvm);

@@ -1,5 +1,6 @@
 package dev.dlock.zookeeper;
 
+import dev.dlock.testkit.FreePorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -34,7 +35,7 @@ final class ZkServers {
   private ZkServers() {}
 
   static InstanceSpec spec() {
-    return new InstanceSpec(null, -1, -1, -1, true, -1, TICK_MS, 0,
+    return new InstanceSpec(null, FreePorts.next(), -1, -1, true, -1, TICK_MS, 0,
         Map.of("minSessionTimeout", "200", "maxSessionTimeout", "30000"));
   }
 
@@ -62,7 +63,7 @@ final class ZkServers {
   static TestingCluster cluster(int n) throws Exception {
     List<InstanceSpec> specs = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
-      specs.add(new InstanceSpec(null, -1, -1, -1, true, i, TICK_MS, 0,
+      specs.add(new InstanceSpec(null, FreePorts.next(), FreePorts.next(), FreePorts.next(), true, i, TICK_MS, 0,
           Map.of("minSessionTimeout", "200", "maxSessionTimeout", "30000")));
     }
     TestingCluster cluster = new TestingCluster(specs);

@@ -1,6 +1,6 @@
 package dev.dlock.spring.integration;
 
-import java.net.ServerSocket;
+import dev.dlock.testkit.FreePorts;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import redis.embedded.RedisServer;
@@ -15,9 +15,7 @@ class DlockLockRegistryRedisTest extends LockRegistryContract {
 
   @BeforeAll
   static void start() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    port = FreePorts.next();
     server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
         .setting("save \"\"").setting("appendonly no").build();
     server.start();
