@@ -7,6 +7,7 @@ module dev.dlock.testkit {
   requires transitive dev.dlock.core;
   requires transitive org.junit.jupiter.api;
   requires transitive org.assertj.core;
+  requires transitive java.sql;
 
   exports dev.dlock.testkit;
   exports dev.dlock.testkit.sim;

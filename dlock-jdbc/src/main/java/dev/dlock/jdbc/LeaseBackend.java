@@ -46,6 +46,8 @@ final class LeaseBackend implements LockBackend, SpareTokens {
   static final Duration DEGRADED_POLL = Duration.ofMillis(250);
   /** How long closing waits for the database to drop this client's places in the queue. */
   private static final long CLOSE_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /** The name of the threads that renew some chunks of a large round beside the caller. */
+  static final String RENEW_HELPER = "dlock-renew-helper";
 
   private final Database db;
   private final boolean describeFromDatabase;
@@ -62,7 +64,7 @@ final class LeaseBackend implements LockBackend, SpareTokens {
   private final ThreadPoolExecutor renewHelper = new ThreadPoolExecutor(0, RenewalChunks.MAX_HELPERS,
       1, TimeUnit.MINUTES,
       new SynchronousQueue<>(), r -> {
-        Thread t = new Thread(r, "dlock-renew-helper");
+        Thread t = new Thread(r, RENEW_HELPER);
         t.setDaemon(true);
         return t;
       });

@@ -10,6 +10,7 @@ import dev.dlock.spi.LockKind;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.spi.SpareTokens;
 import dev.dlock.testkit.RecordingContext;
+import dev.dlock.testkit.StatementCounter;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -230,7 +231,7 @@ abstract class LeaseBackendCases extends LeaseTableCases {
   @Test
   void renewalOfMoreThanAChunkSendsAStatementPerChunkAndReportsOnlyTheLostOne() throws SQLException {
     int n = Dialect.RENEW_CHUNK + 100;
-    CountingDataSource counting = new CountingDataSource();
+    StatementCounter counting = StatementCounter.onThisThread(LeaseBackend.RENEW_HELPER);
     LockBackend a = backend(new RecordingContext("a"),
         JdbcLockBackend.builder().dataSource(counting.wrap(db().dataSource())));
     List<Grant> grants = heldRows(n);

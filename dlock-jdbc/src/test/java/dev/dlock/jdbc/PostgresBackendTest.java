@@ -15,6 +15,7 @@ import dev.dlock.spi.Grant;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
+import dev.dlock.testkit.StatementCounter;
 import dev.dlock.testkit.VirtualTime;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -104,7 +105,7 @@ class PostgresBackendTest extends LeaseBackendCases {
     int leases = 2_500;
     Duration lease = Duration.ofMinutes(5); // by the database clock too, so no row expires meanwhile
     VirtualTime time = new VirtualTime();
-    CountingDataSource counting = new CountingDataSource();
+    StatementCounter counting = StatementCounter.onThisThread(LeaseBackend.RENEW_HELPER);
     List<String> lost = new CopyOnWriteArrayList<>();
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(db().url());
@@ -343,7 +344,7 @@ class PostgresBackendTest extends LeaseBackendCases {
    */
   @Test
   void anUncontendedCycleIsTwoStatementsAndAWaiterGoneCostsOneWakeUp() throws SQLException {
-    CountingDataSource counting = new CountingDataSource();
+    StatementCounter counting = StatementCounter.onThisThread(LeaseBackend.RENEW_HELPER);
     LockBackend a = backend(new RecordingContext("a"),
         JdbcLockBackend.builder().dataSource(counting.wrap(db().dataSource())));
     String name = name();
@@ -411,7 +412,7 @@ class PostgresBackendTest extends LeaseBackendCases {
       db().execute(statement);
     }
     db().execute("ALTER TABLE " + table + " DROP COLUMN queued");
-    CountingDataSource counting = new CountingDataSource();
+    StatementCounter counting = StatementCounter.onThisThread(LeaseBackend.RENEW_HELPER);
     LockBackend a = backend(new RecordingContext("a"),
         JdbcLockBackend.builder().dataSource(counting.wrap(db().dataSource())).table(table));
     String name = name();

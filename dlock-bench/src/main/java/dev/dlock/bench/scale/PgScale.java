@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dlock.bench.targets.PgServer;
 import dev.dlock.jdbc.JdbcLockBackend;
 import dev.dlock.spi.LockBackend;
+import dev.dlock.testkit.StatementCounter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,12 +15,12 @@ import java.util.List;
 
 /**
  * The bench's PostgreSQL, with a lock table of its own. Each client gets its own HikariCP pool,
- * sized as dlock's for a URL plus the LISTEN connection, seen through a {@link CountingDataSource}:
+ * sized as dlock's for a URL plus the LISTEN connection, seen through a {@link StatementCounter}:
  * requests are the statements run. Stored: the rows of the lock table and its waiter table.
  */
 final class PgScale implements ScaleBackend {
   static final String TABLE = "dlock_scale";
-  private final CountingDataSource counting = new CountingDataSource();
+  private final StatementCounter counting = StatementCounter.onEveryThread();
   private final List<HikariDataSource> pools = new ArrayList<>();
 
   @Override
