@@ -1,5 +1,6 @@
 package dev.dlock.examples.servers;
 
+import dev.dlock.testkit.FreePorts;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -16,7 +17,7 @@ public final class Postgres implements BeforeAllCallback, AfterAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
-    server = EmbeddedPostgres.builder().start();
+    server = EmbeddedPostgres.builder().setPort(FreePorts.next()).start();
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.dlock.examples.servers;
 
+import dev.dlock.testkit.FreePorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -18,9 +18,7 @@ public final class Redis implements BeforeAllCallback, AfterAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) throws IOException {
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
+    port = FreePorts.next();
     server = RedisServer.newRedisServer().port(port).bind("127.0.0.1")
         .setting("save \"\"").setting("appendonly no").build();
     server.start();
