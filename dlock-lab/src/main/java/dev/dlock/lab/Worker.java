@@ -67,9 +67,9 @@ public final class Worker {
    * its DEL, and every other scheme right before its write (the moment of the articles' GC pause),
    * wait once for the injector's SIGSTOP. With {@code --gap-before-write}, S4 and S8-wrong too wait
    * right before the write: S4's pause (F2) must land inside its hold, which a holder caught by its
-   * state alone may already have left by the time the signal arrives. With {@code --gap-ms} the holder instead stays that long
-   * in its hold while the injector cuts its network, and leaves as soon as its scheme says the lock
-   * is lost (logged as {@code lost}). With {@code --gap-blind} as well it stays all that time
+   * state alone may already have left by the time the signal arrives. With {@code --gap-ms} the
+   * holder instead stays that long in its hold while the injector cuts its network, and leaves as
+   * soon as its scheme says the lock is lost (logged as {@code lost}). With {@code --gap-blind} as well it stays all that time
    * whatever it is told, as a client that believes its lease (F7): a loss it is told of is logged
    * when it comes ({@code lost}, info {@code ignored}), and the hold goes on to its write.
    *

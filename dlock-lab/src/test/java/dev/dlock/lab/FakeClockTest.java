@@ -117,6 +117,18 @@ class FakeClockTest {
     WorkerOptions opts = WorkerOptions.parse(args.toArray(String[]::new));
     assertThat(opts.gapBlind()).isTrue();
     assertThat(opts.gapMs()).isEqualTo(2000);
+    assertThat(opts.gapBeforeWrite()).isFalse();
+  }
+
+  @Test
+  void aGapBeforeTheWriteNeedsAGap() {
+    List<String> args = new ArrayList<>(List.of("--scheme", "S4", "--url", "redis://127.0.0.1:1", "--process", "w1",
+        "--history", "h", "--workload", "critical", "--lock", "l", "--lease-ms", "1000", "--wait-ms", "1",
+        "--work-ms", "1", "--duration-ms", "1", "--resource", "jdbc:h2:mem:", "--gap-before-write"));
+    assertThatThrownBy(() -> WorkerOptions.parse(args.toArray(String[]::new)))
+        .hasMessage("--gap-before-write goes with --gap only");
+    args.add("--gap");
+    assertThat(WorkerOptions.parse(args.toArray(String[]::new)).gapBeforeWrite()).isTrue();
   }
 
   private static long[] ask(Process probe, BufferedReader out) throws Exception {

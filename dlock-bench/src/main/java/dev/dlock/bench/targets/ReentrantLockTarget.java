@@ -10,9 +10,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Unfair ({@value #NAME}), it is the baseline no distributed lock can beat: a releasing thread
  * takes the lock straight back while the woken one is still getting up. Fair
- * ({@value Targets#HANDOFF_FLOOR}), it is the floor of W2-1c: the least a lock that queues its threads in
- * FIFO order (dlock's engine does, so that no thread of a client starves) spends on passing the
- * lock to the next thread of the same process, one park and one unpark a cycle, with no server.
+ * ({@value Targets#HANDOFF_FLOOR}), it is the floor of W2-1c: the least a lock that queues its
+ * threads in FIFO order (dlock's engine does, so that no thread of a client starves) spends on
+ * passing the lock to the next thread of the same process, one park and one unpark a cycle, with
+ * no server.
  */
 public final class ReentrantLockTarget implements Target {
   static final String NAME = "reentrant";
@@ -20,8 +21,8 @@ public final class ReentrantLockTarget implements Target {
   /** The legend's line for the hand-off floor. */
   static final String LEGEND = Targets.HANDOFF_FLOOR + ": the W2-1c floor, a fair java.util.concurrent"
       + " ReentrantLock per key: sixteen threads of one process passing the lock on in FIFO order, one"
-      + " park and one unpark a cycle and no server; it runs in W2-1c only, and every W2-1c row's \"of floor\""
-      + " is its ops/s over this.";
+      + " park and one unpark a cycle and no server; it runs in W2-1c only, and every W2-1c row's"
+      + " \"of floor\" is its ops/s over this.";
 
   private final ConcurrentHashMap<String, ReentrantLock> locks = new ConcurrentHashMap<>();
   private final boolean fair;
