@@ -202,7 +202,14 @@ final class Acquisition {
         }
         long pause = Math.max(MIN_PAUSE_NANOS,
             Math.min(Durations.saturatedNanos(a.retryAfter()), ctx.maxPollNanos));
-        st.awaitRelease(seq, stillLeft < 0 ? pause : Math.min(pause, stillLeft), ctx.ticker);
+        // The hint counts from the attempt, as the server's answer does: a thread that comes to
+        // sleep late sleeps only what is left of it. Counted from its sleep instead, it overslept,
+        // and on a virtual clock that stood still meanwhile it slept for good.
+        long until = sentAt + pause;
+        if (timeoutNanos >= 0 && until - start > timeoutNanos) {
+          until = start + timeoutNanos;
+        }
+        st.awaitRelease(seq, until, ctx.ticker);
         ctx.names.checkOpen(name);
       }
     } finally {

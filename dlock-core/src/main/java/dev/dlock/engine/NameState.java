@@ -282,11 +282,10 @@ final class NameState {
   }
 
   /**
-   * Sleeps until a release after {@code seq}, {@code nanos} (positive) on the ticker, or close. True
-   * if a release came.
+   * Sleeps until a release after {@code seq}, until the ticker reads {@code end}, or until close.
+   * True if a release came.
    */
-  boolean awaitRelease(long seq, long nanos, Ticker ticker) throws InterruptedException {
-    long end = ticker.read() + nanos;
+  boolean awaitRelease(long seq, long end, Ticker ticker) throws InterruptedException {
     mu.lock();
     try {
       releaseWaiter = Thread.currentThread();
