@@ -30,6 +30,8 @@ class WorkerTest {
     final CountDownLatch ready = new CountDownLatch(1);
     final CountDownLatch gap = new CountDownLatch(1);
     final CountDownLatch held = new CountDownLatch(1);
+    /** Counted down once every line is read: the process has ended and its stdout is drained. */
+    final CountDownLatch drained = new CountDownLatch(1);
 
     Run(List<String> command, Path stderr) throws Exception {
       process = new ProcessBuilder(command).redirectError(stderr.toFile()).start();
@@ -48,10 +50,17 @@ class WorkerTest {
           }
         } catch (Exception e) {
           // The stream ends with the process.
+        } finally {
+          drained.countDown();
         }
       });
       reader.setDaemon(true);
       reader.start();
+    }
+
+    /** Whether the process ended and every line it wrote was read, within a minute. */
+    boolean ended() throws InterruptedException {
+      return process.waitFor(60, TimeUnit.SECONDS) && drained.await(60, TimeUnit.SECONDS);
     }
 
     void say(String line) throws Exception {
@@ -116,7 +125,7 @@ class WorkerTest {
       Run r = alone(redis, "--scheme", "S4", "--gap", "--gap-before-write", "--lease-ms", "5000");
       assertThat(r.gap.await(60, TimeUnit.SECONDS)).isTrue();
       r.say("END");
-      assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).as("went on after its gap, and ended").isTrue();
+      assertThat(r.ended()).as("went on after its gap, and ended").isTrue();
       List<String> lines = List.copyOf(r.lines);
       int gap = lines.indexOf("GAP");
       assertThat(lines.subList(0, gap)).as("before the gap").hasSize(2).startsWith("READY")
@@ -137,7 +146,7 @@ class WorkerTest {
       assertThat(r.lines.get(r.lines.size() - 1)).as("nothing since HELD").isEqualTo("HELD");
       r.say("FREE");
       r.say("END");
-      assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+      assertThat(r.ended()).isTrue();
       int held = r.lines.indexOf("HELD");
       assertThat(r.lines.subList(held + 1, held + 3)).containsExactly("EXIT", "RELEASED");
       assertThat(History.read(dir.resolve("w1.jsonl"))).filteredOn(e -> e.op().equals("release"))
@@ -164,7 +173,7 @@ class WorkerTest {
       List<String> seen = new ArrayList<>();
       for (String w : List.of("w1", "w2")) {
         Run r = runs.get(w.equals("w1") ? 0 : 1);
-        assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(r.ended()).isTrue();
         assertThat(r.process.exitValue()).as(Files.readString(dir.resolve(w + ".err"))).isZero();
         assertThat(r.lines).containsExactly("READY", "DONE");
         History.read(dir.resolve(w + ".jsonl")).forEach(e -> seen.add(e.op() + " " + e.info()));
@@ -180,7 +189,7 @@ class WorkerTest {
   void aBadOptionIsNamedOnStderrWithStatusOne() throws Exception {
     Run r = start("w1", "--scheme", "S4", "--workload", "critical", "--lease-ms", "soon", "--url", "redis://x",
         "--wait-ms", "0", "--work-ms", "0", "--duration-ms", "0", "--resource", "jdbc:h2:mem:x");
-    assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(r.ended()).isTrue();
     assertThat(r.process.exitValue()).isEqualTo(1);
     assertThat(Files.readString(dir.resolve("w1.err"))).contains("--lease-ms", "'soon'");
     assertThat(r.lines).isEmpty();
@@ -206,7 +215,7 @@ class WorkerTest {
       }
       for (int i = 0; i < runs.size(); i++) {
         Run r = runs.get(i);
-        assertThat(r.process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(r.ended()).isTrue();
         assertThat(r.process.exitValue()).as(Files.readString(dir.resolve("w" + (i + 1) + ".err"))).isZero();
       }
       long accepted = 0;
