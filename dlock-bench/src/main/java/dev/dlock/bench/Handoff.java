@@ -39,7 +39,8 @@ final class Handoff {
   // Written only by the current holder, read by the other player.
   private volatile long unlockedAt;
   private volatile long handoffs;
-  // When the last sample was taken, or 0 before the first: written only by the current holder.
+  // Whether a sample was taken, and when the last one was: written only by the current holder.
+  private volatile boolean sampled;
   private volatile long sampledAt;
 
   private Handoff(Target target, Duration warmup, Duration measure) {
@@ -85,7 +86,7 @@ final class Handoff {
     if (all.getTotalCount() == 0) {
       throw new IllegalStateException("W4 on " + target.name() + " completed no handoff");
     }
-    long end = sampledAt - measureEnd > 0 ? sampledAt : measureEnd;
+    long end = sampled && sampledAt - measureEnd > 0 ? sampledAt : measureEnd;
     double perSec = all.getTotalCount() * 1e9 / (end - measureStart);
     return new Row(Workload.W4, target.name(), Workload.W4.threads, perSec, all.getValueAtPercentile(50),
         all.getValueAtPercentile(99));
@@ -136,7 +137,7 @@ final class Handoff {
 
   /** Whether {@code now} is before the end, or past it but within the grace with no sample yet. */
   private boolean measuring(long now) {
-    return now - measureEnd < 0 || (sampledAt == 0 && now - measureEnd - GRACE.toNanos() < 0);
+    return now - measureEnd < 0 || (!sampled && now - measureEnd - GRACE.toNanos() < 0);
   }
 
   /** Records the handoff that just ended in this player's lock() and lets the other queue again. */
@@ -145,6 +146,7 @@ final class Handoff {
     if (now - measureStart >= 0 && measuring(now)) {
       samples[me].recordValue(now - unlockedAt);
       sampledAt = now;
+      sampled = true;
     }
     handoffs++; // only the holder writes, so the non-atomic increment is safe
     LockSupport.unpark(other);

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import org.openjdk.jmh.infra.ThreadParams;
@@ -66,24 +65,10 @@ class BenchSmokeTest {
   void w2OneClientPutsEveryThreadOnOneClient() throws Exception {
     List<Integer> asked = new ArrayList<>();
     LockBench bench = new LockBench();
-    bench.impl = new Target() {
-      @Override
-      public String name() {
-        return "recording";
-      }
-
-      @Override
-      public void setUp(int clients) {}
-
-      @Override
-      public Lock lock(int client, String key) {
-        asked.add(client);
-        return new ReentrantLock();
-      }
-
-      @Override
-      public void tearDown() {}
-    };
+    bench.impl = new OneLockTarget("recording", client -> {
+      asked.add(client);
+      return new ReentrantLock();
+    });
     for (int t = 0; t < 16; t++) {
       new LockBench.OneKey().setUp(bench, new ThreadParams(t, 16, 0, 1, 0, 1, t, 16, t, 16));
     }
@@ -117,23 +102,7 @@ class BenchSmokeTest {
         super.lock();
       }
     };
-    Target target = new Target() {
-      @Override
-      public String name() {
-        return "slow-first";
-      }
-
-      @Override
-      public void setUp(int clients) {}
-
-      @Override
-      public Lock lock(int client, String key) {
-        return slowFirst;
-      }
-
-      @Override
-      public void tearDown() {}
-    };
+    Target target = new OneLockTarget("slow-first", client -> slowFirst);
 
     Row row = Handoff.run(target, Duration.ZERO, Duration.ofMillis(100));
 

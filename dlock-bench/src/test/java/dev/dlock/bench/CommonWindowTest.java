@@ -21,7 +21,7 @@ class CommonWindowTest {
 
   @Test
   void anUnfairMutexHeldOneMillisecondMeasuresAtMostAThousandCyclesASecond() throws Exception {
-    Targets.registerUnlisted(BARGING, BargingMutex::new);
+    Targets.registerUnlisted(BARGING, BargingMutex::target);
     Settings s = Settings.parse("-f", "0", "-wi", "0", "-i", "1", "-r", "100ms");
 
     Row row = JmhWorkloads.run(Workload.W2_1C, BARGING, s);
@@ -43,27 +43,17 @@ class CommonWindowTest {
    * about 9,700 ops/s in all, where the common window counts about 850. (A plain non-fair
    * ReentrantLock took turns here, its woken waiter beating the thread that had just let go.)
    */
-  static final class BargingMutex implements Target {
+  static final class BargingMutex {
     private static final int STREAK = 20;
     private static final long PROMISE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
-    private final Lock held = new HeldLock();
+    private BargingMutex() {}
 
-    @Override
-    public String name() {
-      return BARGING;
+    /** A target whose clients all share one barging mutex. */
+    static Target target() {
+      Lock held = new HeldLock();
+      return new OneLockTarget(BARGING, client -> held);
     }
-
-    @Override
-    public void setUp(int clients) {}
-
-    @Override
-    public Lock lock(int client, String key) {
-      return held;
-    }
-
-    @Override
-    public void tearDown() {}
 
     private static final class HeldLock extends UnusedLockParts {
       private final Deque<Thread> waiters = new ArrayDeque<>(); // all fields guarded by this
