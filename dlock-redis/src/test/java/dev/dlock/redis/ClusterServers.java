@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
+import dev.dlock.testkit.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -25,10 +26,13 @@ import redis.embedded.core.RedisServerBuilder;
 
 /**
  * A Redis Cluster of three masters with a replica each (embedded-redis's {@code
- * RedisShardedCluster}), on ephemeral ports whose bus ports (p + 10000) are free too, on
- * redis-server 6.2 or 7.0. The builder waits for {@code cluster_state:ok} itself.
+ * RedisShardedCluster}, started by {@link Topologies}), on ports whose bus ports (p + 10000) are
+ * free too, on redis-server 6.2 or 7.0. The builder waits for {@code cluster_state:ok} itself.
  */
 final class ClusterServers implements AutoCloseable {
+  /** How far above a node's port its cluster bus port is. */
+  private static final int BUS = 10_000;
+
   private final RedisShardedCluster cluster;
 
   private ClusterServers(RedisShardedCluster cluster) {
@@ -56,40 +60,22 @@ final class ClusterServers implements AutoCloseable {
     return start(new RedisServerBuilder().executableProvider(() -> copy));
   }
 
-  /**
-   * Why up to three tries: the builder checks each node's port, but a bus port (p + 10000) lies in
-   * the range the kernel hands to outgoing connections, and another test's client may take it
-   * before the node binds it. A failed try stops the nodes it had started.
-   */
   private static ClusterServers start(RedisServerBuilder servers) {
-    IOException last = null;
-    for (int attempt = 1; attempt <= 3; attempt++) {
-      RedisShardedCluster cluster = null;
-      try {
-        // The ports must be chosen before the shards, or the builder uses 6379-6384.
-        cluster = RedisShardedCluster.newRedisCluster()
+    // The ports before the shards, or the builder uses 6379-6384.
+    ClusterServers started = new ClusterServers(Topologies.start("the Redis Cluster", () ->
+        RedisShardedCluster.newRedisCluster()
             .withServerBuilder(servers)
-            .ephemeral()
+            .serverPorts(Topologies.ports(6, () -> FreePorts.nextWithPartner(BUS)))
             .initializationTimeout(Duration.ofSeconds(30))
             .shard("a", 1).shard("b", 1).shard("c", 1)
-            .build();
-        cluster.start();
-      } catch (IOException e) {
-        last = e;
-        try {
-          if (cluster != null) {
-            cluster.stop();
-          }
-        } catch (IOException | RuntimeException stopping) {
-          e.addSuppressed(stopping);
-        }
-        continue;
-      }
-      ClusterServers started = new ClusterServers(cluster);
+            .build()));
+    try {
       started.awaitEveryNodeOk();
-      return started;
+    } catch (RuntimeException e) {
+      started.close(); // the nodes must not outlive the test
+      throw e;
     }
-    throw new UncheckedIOException("the Redis Cluster did not start in 3 tries", last);
+    return started;
   }
 
   /**

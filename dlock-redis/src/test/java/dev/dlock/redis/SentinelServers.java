@@ -1,5 +1,6 @@
 package dev.dlock.redis;
 
+import dev.dlock.testkit.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisURI;
@@ -18,9 +19,10 @@ import redis.embedded.RedisCluster;
 import redis.embedded.core.RedisSentinelBuilder;
 
 /**
- * A master with replicas and three Sentinels (embedded-redis's {@code RedisCluster}), ready for a
- * failover: it waits until every Sentinel sees the other two and the replicas. Sentinel has no
- * event for that, so it asks every 50 ms, up to a deadline, and fails loudly after it.
+ * A master with replicas and three Sentinels (embedded-redis's {@code RedisCluster}, started by
+ * {@link Topologies}), ready for a failover: it waits until every Sentinel sees the other two and
+ * the replicas. Sentinel has no event for that, so it asks every 50 ms, up to a deadline, and fails
+ * loudly after it.
  */
 @SuppressWarnings("deprecation") // slaves(): the name older Sentinels answer to
 final class SentinelServers implements AutoCloseable {
@@ -36,30 +38,14 @@ final class SentinelServers implements AutoCloseable {
   }
 
   static SentinelServers start(int replicas) {
-    RedisCluster cluster;
-    try {
-      // ephemeral() before replicationGroup(): the group takes its ports when it is added, and
-      // would otherwise sit on 6379 and up, where a parallel build's servers may be.
-      cluster = RedisCluster.newRedisCluster()
-          .withSentinelBuilder(new RedisSentinelBuilder().downAfterMilliseconds(1000).failOverTimeout(3000))
-          .ephemeral()
-          .sentinelCount(3)
-          .quorumSize(2)
-          .replicationGroup(MASTER, replicas)
-          .build();
-    } catch (IOException e) {
-      throw new UncheckedIOException("the Sentinel topology could not be set up", e);
-    }
-    try {
-      cluster.start();
-    } catch (IOException e) {
-      try {
-        cluster.stop(); // the servers that did start must not outlive the test
-      } catch (IOException | RuntimeException stopFailed) {
-        e.addSuppressed(stopFailed);
-      }
-      throw new UncheckedIOException("the Sentinel topology did not start", e);
-    }
+    // The ports before replicationGroup(): the group takes its ports when it is added.
+    RedisCluster cluster = Topologies.start("the Sentinel topology", () -> RedisCluster.newRedisCluster()
+        .withSentinelBuilder(new RedisSentinelBuilder().downAfterMilliseconds(1000).failOverTimeout(3000))
+        .sentinelPorts(Topologies.ports(3, FreePorts::next))
+        .serverPorts(Topologies.ports(1 + replicas, FreePorts::next))
+        .quorumSize(2)
+        .replicationGroup(MASTER, replicas)
+        .build());
     SentinelServers s = new SentinelServers(cluster);
     try {
       for (int port : cluster.sentinelPorts()) {

@@ -36,18 +36,42 @@ public final class FreePorts {
     return next(LOW, HIGH);
   }
 
+  /**
+   * A port {@code p} as {@link #next()} gives, where {@code p + offset} is free and below the
+   * ephemeral range too, for a server that binds both: a Redis Cluster node binds its bus port
+   * 10,000 above its own. Neither is handed out again.
+   *
+   * @param offset how far above the port its partner is; from 1 up to 10,000
+   * @throws IllegalArgumentException if {@code offset} is out of that range
+   * @throws IllegalStateException if no such pair was found in 1,000 tries
+   */
+  public static int nextWithPartner(int offset) {
+    if (offset < 1 || offset > 10_000) {
+      throw new IllegalArgumentException("offset must be from 1 up to 10000, but was " + offset);
+    }
+    return next(LOW, HIGH - offset, offset);
+  }
+
   /** {@link #next()} from {@code low} up to {@code high}, exclusive. */
   static int next(int low, int high) {
+    return next(low, high, 0);
+  }
+
+  /** A port from {@code low} up to {@code high}, exclusive, free with its partner, if any. */
+  private static int next(int low, int high, int offset) {
+    String pair = offset == 0 ? "" : " with a free port " + offset + " above it";
+    if (high <= low) {
+      throw new IllegalStateException("no free port" + pair + " can lie from " + low + " up to " + high);
+    }
     for (int tries = 0; tries < 1_000; tries++) {
       int port = ThreadLocalRandom.current().nextInt(low, high);
-      if (GIVEN.add(port)) {
-        if (bindable(port)) {
-          return port;
-        }
-        // Taken by a server of another process: leave it marked, so it is not asked again.
+      // A port found taken by another process's server stays marked, so it is not asked again.
+      if (GIVEN.add(port) && (offset == 0 || GIVEN.add(port + offset))
+          && bindable(port) && (offset == 0 || bindable(port + offset))) {
+        return port;
       }
     }
-    throw new IllegalStateException("no free port from " + low + " up to " + high + " in 1,000 tries");
+    throw new IllegalStateException("no free port" + pair + " from " + low + " up to " + high + " in 1,000 tries");
   }
 
   private static boolean bindable(int port) {

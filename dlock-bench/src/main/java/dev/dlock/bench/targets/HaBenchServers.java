@@ -1,5 +1,6 @@
 package dev.dlock.bench.targets;
 
+import dev.dlock.testkit.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
@@ -74,7 +75,9 @@ public final class HaBenchServers {
           .withServerBuilder(servers)
           .withSentinelBuilder(new RedisSentinelBuilder().executableProvider(binary).bind("127.0.0.1")
               .downAfterMilliseconds(1000).failOverTimeout(3000))
-          .sentinelCount(3).quorumSize(2).replicationGroup(MASTER, 1).ephemeral().build();
+          .sentinelPorts(List.of(FreePorts.next(), FreePorts.next(), FreePorts.next()))
+          .serverPorts(List.of(FreePorts.next(), FreePorts.next())) // before the group, which takes them
+          .quorumSize(2).replicationGroup(MASTER, 1).build();
       cluster.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start the embedded Sentinel topology", e);
@@ -113,7 +116,7 @@ public final class HaBenchServers {
     try {
       File dir = dir();
       for (int i = 0; i < REDLOCK_NODES; i++) {
-        int port = RedisBenchServer.freePort();
+        int port = FreePorts.next();
         RedisServerBuilder b = RedisServer.newRedisServer().executableProvider(ExecutableProvider.newJarResourceProvider(dir))
             .port(port).bind("127.0.0.1");
         Arrays.stream(NO_DISK).forEach(b::setting);

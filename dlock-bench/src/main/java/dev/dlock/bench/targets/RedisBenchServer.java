@@ -1,12 +1,12 @@
 package dev.dlock.bench.targets;
 
+import dev.dlock.testkit.FreePorts;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +42,7 @@ public final class RedisBenchServer {
     if (url != null) {
       return url;
     }
-    int port = freePort();
+    int port = FreePorts.next();
     RedisServer server;
     try {
       File dir = binaryDir();
@@ -110,11 +110,4 @@ public final class RedisBenchServer {
     }
   }
 
-  static int freePort() {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }
