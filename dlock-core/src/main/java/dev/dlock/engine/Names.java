@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class Names {
   private final String clientId;
+  // The client's id and ':', joined once rather than at every grant.
+  private final String ownerPrefix;
   // Keyed by Spec.key: the bare name for exclusive locks, a (kind, name) record for the others.
   private final ConcurrentHashMap<Object, NameState> names = new ConcurrentHashMap<>();
   private final AtomicLong ownerSeq = new AtomicLong();
@@ -21,6 +23,7 @@ final class Names {
 
   Names(String clientId) {
     this.clientId = clientId;
+    this.ownerPrefix = clientId + ':';
   }
 
   @Nullable NameState existing(Object key) {
@@ -46,7 +49,7 @@ final class Names {
   }
 
   String newOwner() {
-    return clientId + ':' + ownerSeq.incrementAndGet();
+    return ownerPrefix.concat(Long.toString(ownerSeq.incrementAndGet()));
   }
 
   /** The hold the current thread has on {@code spec}'s lock, or null. */

@@ -7,8 +7,10 @@ import dev.dlock.spi.Ticker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -37,6 +39,11 @@ final class Renewer {
   // deadline of a 1 s lease more than the 12 ms late that a 2 ms floor gave it.
   private static final long MIN_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
   private static final long ONE_MILLI = TimeUnit.MILLISECONDS.toNanos(1);
+  // Most holds end long before their deadline. Arming a timer for each (a schedule, then a cancel,
+  // both under the one lock of the timer queue that every acquiring thread shares) cost more than
+  // the rest of a grant's bookkeeping, so a new hold waits in a queue and a sweep, at most one
+  // pending, arms those still held. Its delay is far below any deadline it defers (see watch).
+  static final long SWEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
   private final LockBackend backend;
   private final Ticker ticker;
@@ -52,6 +59,8 @@ final class Renewer {
   private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean roundQueued = new AtomicBoolean();
   private final AtomicBoolean recheckQueued = new AtomicBoolean();
+  private final Queue<Hold> unwatched = new ConcurrentLinkedQueue<>();
+  private final AtomicBoolean sweepQueued = new AtomicBoolean();
   private volatile @Nullable RuntimeException lastFailure;
 
   /**
@@ -178,13 +187,41 @@ final class Renewer {
     }
   }
 
-  /** Checks a hold at its deadline, and again later if a renewal moved the deadline. */
+  /**
+   * Checks a hold at its deadline, and again later if a renewal moved the deadline. A deadline
+   * further off than two sweeps is armed by the next sweep instead, if the hold is still held then.
+   */
   private void watch(Hold h) {
+    if (h.validUntil - ticker.read() <= 2 * SWEEP_NANOS) {
+      arm(h);
+      return;
+    }
+    unwatched.add(h);
+    if (sweepQueued.compareAndSet(false, true)) {
+      try {
+        timers.schedule(this::sweep, SWEEP_NANOS, TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException closing) {
+        // The client is closing; its holds end with it.
+      }
+    }
+  }
+
+  /** Arms the deadline of every hold that was added since the last sweep and is still held. */
+  private void sweep() {
+    sweepQueued.set(false);
+    for (Hold h; (h = unwatched.poll()) != null; ) {
+      if (!h.isEnded() && h.loss() == null) {
+        arm(h);
+      }
+    }
+  }
+
+  private void arm(Hold h) {
     long delay = h.validUntil - ticker.read();
     try {
       h.expiryCheck = timers.schedule(() -> {
         if (!h.isEnded() && h.loss() == null && !h.checkExpiry()) {
-          watch(h);
+          arm(h);
         }
       }, Math.max(0, delay), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException closing) {

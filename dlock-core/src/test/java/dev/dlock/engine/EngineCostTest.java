@@ -14,8 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -159,5 +162,38 @@ class EngineCostTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxPollInterval");
     assertThatThrownBy(() -> LockClient.builder().build())
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("url");
+  }
+
+  /**
+   * A hold released long before its deadline arms no timer for it: a sweep arms the deadlines of
+   * the holds still held, so a thousand short holds schedule a few sweeps, not a thousand checks.
+   * The holds that outlive a sweep are still checked at their deadlines (the testkit's ExpiryCases
+   * and LossDeadlineTest).
+   */
+  @Test
+  void holdsReleasedBeforeTheSweepScheduleNoDeadlineCheckOfTheirOwn() throws Exception {
+    AtomicInteger scheduled = new AtomicInteger();
+    ScheduledThreadPoolExecutor timers = new ScheduledThreadPoolExecutor(1) {
+      @Override
+      public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        scheduled.incrementAndGet();
+        return super.schedule(command, delay, unit);
+      }
+    };
+    timers.setRemoveOnCancelPolicy(true);
+    try (LockClient client = LockClient.builder().backend(server.newBackend()).scheduler(timers)
+        .leaseTime(Duration.ofSeconds(30)).build()) {
+      int before = scheduled.get();
+      for (int i = 0; i < 1_000; i++) {
+        try (Lease lease = client.lock("job-" + i % 10).acquire()) {
+          assertThat(lease.isValid()).isTrue();
+        }
+      }
+      // One sweep at most every 10 ms: a thousand holds on an in-memory backend take far less
+      // than the 2.5 s that 250 sweeps would need. A check per hold would be a thousand.
+      assertThat(scheduled.get() - before).as("tasks scheduled for 1,000 holds").isLessThan(250);
+    } finally {
+      timers.shutdownNow();
+    }
   }
 }

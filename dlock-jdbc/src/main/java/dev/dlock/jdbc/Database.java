@@ -120,6 +120,15 @@ final class Database {
    * {@value #ATTEMPTS} times in all.
    */
   <T> T run(String what, Work<T> work) {
+    return run(what, null, work);
+  }
+
+  /**
+   * {@link #run(String, Work)} for work on lock {@code name}, named in messages as "{@code verb}
+   * '{@code name}'": made only for a failure, since a grant or a release is too short to spend on
+   * building a message it almost never needs.
+   */
+  <T> T run(String verb, @Nullable String name, Work<T> work) {
     boolean[] remade = {false};
     return DEADLOCK_RETRY.run(attempt -> {
       try (Borrowed b = borrow()) {
@@ -142,7 +151,7 @@ final class Database {
         }
       } catch (SQLException e) {
         if (attempt >= ATTEMPTS || !isDeadlock(e)) {
-          throw failure(what, e);
+          throw failure(name == null ? verb : verb + " '" + name + "'", e);
         }
         return Retry.again();
       }

@@ -164,7 +164,7 @@ final class LeaseBackend implements LockBackend, SpareTokens {
     Dialect d = dialect();
     Inbox in = inbox();
     long micros = micros(leaseTime);
-    return db.run("acquire lock '" + name + "'", c -> {
+    return db.run("acquire lock", name, c -> {
       Long token = d.grant(c, name, owner, micros);
       if (token == null && willWait && in.healthy() && !waiters.isArmed(owner)) {
         d.arm(c, name, owner, in.id);
@@ -262,7 +262,7 @@ final class LeaseBackend implements LockBackend, SpareTokens {
     if (grant.kind() != LockKind.EXCLUSIVE) {
       return jdbcKinds().release(grant);
     }
-    return db.run("release lock '" + grant.name() + "'",
+    return db.run("release lock", grant.name(),
         c -> d.releaseAndWake(c, grant, Inbox.LIVE.toNanos() / 1000));
   }
 
@@ -286,7 +286,7 @@ final class LeaseBackend implements LockBackend, SpareTokens {
       return;
     }
     boolean queued = waiters.disarm(owner);
-    db.run("cancel the wait for lock '" + name + "'", c -> {
+    db.run("cancel the wait for lock", name, c -> {
       if (queued) {
         d.leave(c, name, owner);
       }
