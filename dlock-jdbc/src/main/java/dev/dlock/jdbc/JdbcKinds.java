@@ -101,7 +101,7 @@ final class JdbcKinds {
     if (r.willWait()) {
       pending.put(r.owner(), r.kind());
     }
-    return db.run("acquire lock '" + r.name() + "'", c -> {
+    return db.run("acquire lock", r.name(), c -> {
       Attempt a = Dialect.inTransaction(c, () -> grant(c, r, key, leaseMicros));
       if (a.isGranted() || !r.willWait() || !inbox.healthy()) {
         return answer(r, a);
@@ -133,6 +133,13 @@ final class JdbcKinds {
     String[] kinds = holderKinds(r.kind());
     update(c, sql.purgeExpired, r.name(), kinds[0], kinds[1]);
     List<Holder> holders = holders(c, r.name(), kinds);
+    // A row of this owner is a grant whose answer it never had (a commit whose reply was lost, or
+    // work that Database.run ran again): an owner stands for one acquisition, so the row goes and
+    // the grant is made anew, with a higher token, rather than waited for, by itself, until its
+    // lease runs out.
+    if (holders.removeIf(h -> h.owner().equals(r.owner()))) {
+      update(c, sql.clear, r.name(), r.owner());
+    }
     long permits = anchor.permits();
     if (r.kind() == LockKind.PERMIT && permits != r.permits()) {
       if (!holders.isEmpty()) {
@@ -185,7 +192,7 @@ final class JdbcKinds {
   }
 
   boolean release(Grant g) {
-    return db.run("release lock '" + g.name() + "'", c -> Dialect.inTransaction(c, () -> {
+    return db.run("release lock", g.name(), c -> Dialect.inTransaction(c, () -> {
       lockAnchor(c, g.name(), g.kind());
       boolean released = update(c, sql.release, g.name(), g.owner(), g.token()) == 1;
       wakeNext(c, g.name(), g.kind());
@@ -204,7 +211,7 @@ final class JdbcKinds {
     }
     String key = queueKey(kind, owner);
     waiters.disarm(key);
-    db.run("cancel the wait for lock '" + name + "'", c -> Dialect.inTransaction(c, () -> {
+    db.run("cancel the wait for lock", name, c -> Dialect.inTransaction(c, () -> {
       lockAnchor(c, name, kind);
       update(c, sql.leave, name, key);
       update(c, sql.clear, name, owner);

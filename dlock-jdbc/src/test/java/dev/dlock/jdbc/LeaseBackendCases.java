@@ -192,6 +192,33 @@ abstract class LeaseBackendCases extends LeaseTableCases {
     return new Grant(name, owner, a.token(), kind);
   }
 
+  /**
+   * The fair, read-write and semaphore locks, as the exclusive lock (LeaseTableCases): an owner
+   * asking again for a grant whose answer it lost is granted again, with a higher token, and its
+   * lost grant no longer renews. Its lost grant does not count against it: another owner is still
+   * refused the fair and the write lock, and a semaphore of two permits still has one for another.
+   */
+  @Test
+  void anOwnerAskingAgainForItsOwnGrantOfAnyKindGetsItWithAHigherToken() {
+    LockBackend a = backend(new RecordingContext("a"));
+    for (LockKind kind : List.of(LockKind.FAIR, LockKind.WRITE, LockKind.READ, LockKind.PERMIT)) {
+      String name = name();
+      Grant first = granted(a, name, kind, "a:1");
+
+      Grant again = granted(a, name, kind, "a:1");
+
+      assertThat(again.token()).as("%s: the second token", kind).isGreaterThan(first.token());
+      assertThat(a.renew(List.of(first, again), LONG)).as("%s: the grants that no longer renew", kind)
+          .containsExactly(first);
+      if (kind == LockKind.PERMIT) {
+        granted(a, name, kind, "a:2");
+      } else if (kind != LockKind.READ) {
+        Attempt other = a.tryAcquire(new LockRequest(name, kind, 1, "a:2", LONG, false, null));
+        assertThat(other.isGranted()).as("%s: another owner's attempt, %s", kind, other).isFalse();
+      }
+    }
+  }
+
   @Test
   void renewalOfEveryKindAtOnceReportsExactlyTheLostOnes() throws SQLException {
     LockBackend a = backend(new RecordingContext("a"));
