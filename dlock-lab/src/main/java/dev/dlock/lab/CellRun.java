@@ -301,10 +301,13 @@ final class CellRun {
   /**
    * F2, the articles' GC pause: SIGSTOP of the holder for two leases and until another worker enters
    * a new hold. That worker is then asked to stay in a hold ({@code HOLD}) and, once it says it
-   * does, the holder wakes; the worker is let go ({@code FREE}) once the holder has released, or a
-   * tenth of a lease later. So the holder's late write and release land inside someone else's hold.
+   * does, the holder wakes; the worker is let go ({@code FREE}) once the holder has released, or
+   * half a lease later. So the holder's late write and release land inside someone else's hold.
    * Why: without it they raced the new hold's 40 ms against the ENTER's trip to this process, the
-   * CONT and the holder's rest of work, and on a loaded CI machine lost now and then.
+   * CONT and the holder's rest of work, and on a loaded CI machine lost now and then. Why half a
+   * lease: a woken holder on a loaded machine took 160 ms to release (CI, S7), past the tenth of a
+   * lease this waited before; the kept worker took its lease just before the wake, so half a lease
+   * more still ends inside it.
    */
   private void pause(History injector, WorkerProcess holder) throws InterruptedException {
     Faults.stop(holder.pid());
@@ -327,10 +330,11 @@ final class CellRun {
     if (next == null) {
       return;
     }
-    injector.log("fault", "info", "", -1,
-        "F2 kept " + next.name() + " in a hold until " + holder.name() + " released");
     try {
-      awaitRelease(holder, released, settings.lease().toNanos() / 10);
+      boolean done = awaitRelease(holder, released, settings.lease().toNanos() / 2);
+      injector.log("fault", "info", "", -1, done
+          ? "F2 kept " + next.name() + " in a hold until " + holder.name() + " released"
+          : "F2 let " + next.name() + " go: " + holder.name() + " had not released within half a lease");
     } finally {
       next.free();
     }
@@ -381,8 +385,11 @@ final class CellRun {
     }
   }
 
-  /** Waits, up to {@code nanos}, until {@code w} has released more than {@code released} holds, or ended. */
-  private void awaitRelease(WorkerProcess w, int released, long nanos) throws InterruptedException {
+  /**
+   * Waits, up to {@code nanos}, until {@code w} has released more than {@code released} holds, or
+   * ended; true if it released.
+   */
+  private boolean awaitRelease(WorkerProcess w, int released, long nanos) throws InterruptedException {
     long deadline = System.nanoTime() + nanos;
     synchronized (monitor) {
       long left = nanos;
@@ -390,6 +397,7 @@ final class CellRun {
         TimeUnit.NANOSECONDS.timedWait(monitor, left);
         left = deadline - System.nanoTime();
       }
+      return w.releases() > released;
     }
   }
 
