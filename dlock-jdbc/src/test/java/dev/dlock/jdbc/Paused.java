@@ -34,9 +34,34 @@ final class Paused implements AutoCloseable {
     return paused;
   }
 
+  /**
+   * Resumes the children first, then the server. Why in that order, and why a child that is gone is
+   * skipped: a child that was already exiting when paused (a backend whose client had just closed)
+   * stays a zombie until its parent reaps it, so resumed first, the parent would reap it and a
+   * later SIGCONT find no process (it failed a CI run so). Every process is resumed even if one
+   * signal fails; the first failure is thrown after.
+   */
   @Override
   public void close() {
-    signal("CONT", pids);
+    RuntimeException failed = null;
+    for (int i = pids.size() - 1; i >= 0; i--) {
+      long pid = pids.get(i);
+      if (i > 0 && !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        continue;
+      }
+      try {
+        Signals.send("CONT", pid);
+      } catch (RuntimeException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
+        }
+      }
+    }
+    if (failed != null) {
+      throw failed;
+    }
   }
 
   private static void signal(String signal, List<Long> pids) {
