@@ -1,6 +1,7 @@
 package dev.dlock.redis;
 
 import dev.dlock.testkit.FreePorts;
+import dev.dlock.testkit.Signals;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisURI;
@@ -191,29 +192,14 @@ final class RedisTestServer implements AutoCloseable, BeforeAllCallback, AfterAl
    */
   void pause() {
     paused = pid();
-    signal("-STOP", paused);
+    Signals.send("STOP", paused);
   }
 
   /** Lets a paused server run again (SIGCONT); a no-op if it is not paused. */
   void resume() {
     if (paused > 0) {
-      signal("-CONT", paused);
+      Signals.send("CONT", paused);
       paused = -1;
-    }
-  }
-
-  /** Sends {@code signal} ("-STOP", "-CONT") to {@code process}. */
-  static void signal(String signal, long process) {
-    try {
-      Process kill = new ProcessBuilder("kill", signal, Long.toString(process)).inheritIO().start();
-      if (kill.waitFor() != 0) {
-        throw new IllegalStateException("kill " + signal + " " + process + " exited " + kill.exitValue());
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while signalling redis-server", e);
     }
   }
 

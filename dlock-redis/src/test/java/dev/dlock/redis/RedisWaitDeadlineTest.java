@@ -10,6 +10,7 @@ import dev.dlock.internal.CallTimeout;
 import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.RecordingContext;
+import dev.dlock.testkit.Signals;
 import io.lettuce.core.RedisCommandTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -253,14 +254,14 @@ class RedisWaitDeadlineTest {
         pids.add(RedisTestServer.pidOf(port));
       }
       for (long pid : pids) {
-        RedisTestServer.signal("-STOP", pid);
+        Signals.send("STOP", pid);
       }
     }
 
     @Override
     public void close() {
       for (long pid : pids) {
-        RedisTestServer.signal("-CONT", pid);
+        Signals.send("CONT", pid);
       }
     }
   }

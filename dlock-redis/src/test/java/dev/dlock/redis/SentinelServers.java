@@ -1,6 +1,7 @@
 package dev.dlock.redis;
 
 import dev.dlock.testkit.FreePorts;
+import dev.dlock.testkit.Signals;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisURI;
@@ -106,16 +107,16 @@ final class SentinelServers implements AutoCloseable {
       try (var c = admin(Integer.parseInt(replica.get("port")))) {
         pid = Long.parseLong(c.sync().info("server").replaceAll("(?s).*process_id:(\\d+).*", "$1"));
       }
-      signal("STOP", pid);
+      Signals.send("STOP", pid);
       pausedReplica = pid;
       master.sync().clientKill(KillArgs.Builder.typeSlave());
     }
   }
 
   /** Lets the paused replica run again (SIGCONT). */
-  void resumeReplica() throws IOException, InterruptedException {
+  void resumeReplica() {
     if (pausedReplica != 0) {
-      signal("CONT", pausedReplica);
+      Signals.send("CONT", pausedReplica);
       pausedReplica = 0;
     }
   }
@@ -124,13 +125,6 @@ final class SentinelServers implements AutoCloseable {
     RedisClient c = RedisClient.create(RedisURI.create("127.0.0.1", port));
     clients.add(c);
     return c.connect();
-  }
-
-  private static void signal(String signal, long pid) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-    if (kill.waitFor() != 0) {
-      throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
-    }
   }
 
   /** Waits until every Sentinel names a master other than the one on port {@code old}. */
@@ -173,11 +167,7 @@ final class SentinelServers implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      resumeReplica(); // a paused process would not stop
-    } catch (IOException | InterruptedException e) {
-      throw new IllegalStateException("could not resume the paused replica " + pausedReplica, e);
-    }
+    resumeReplica(); // a paused process would not stop
     sentinels.forEach(StatefulRedisSentinelConnection::close);
     clients.forEach(c -> c.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
     try {
