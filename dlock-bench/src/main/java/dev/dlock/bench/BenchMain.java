@@ -22,6 +22,11 @@ public final class BenchMain {
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("interleave")) {
+      System.exit(Interleave.run(Arrays.copyOfRange(args, 1, args.length), Settings.defaultOut(), System.out,
+          System.err));
+      return;
+    }
     if (args.length > 0 && args[0].equals("scale")) {
       System.exit(ScaleMain.run(Arrays.copyOfRange(args, 1, args.length), Settings.defaultOut(), System.out,
           System.err));

@@ -56,8 +56,10 @@ public record Settings(List<Workload> workloads, List<String> targets, String ba
             + Targets.REDIS_HA + " = Sentinel and Redlock on replicated Redis.",
         "Each server preset includes its backend's floor (" + Targets.FLOOR_PREFIX + "redis, "
             + Targets.FLOOR_PREFIX + "zookeeper, " + Targets.FLOOR_PREFIX + "pg): the fewest round trips"
-            + " any lock there needs, no lock logic; run in W1 and W3 only, it gives the \"of floor\" column.",
-        "The scale rows S1 and S2 are a command of their own: ./bench scale --help"));
+            + " any lock there needs, no lock logic; run in W1 and W3 only, it gives the \"of floor\" column."
+            + " The Redis preset also has " + Targets.FLOOR_PREFIX + "redis-token, that floor with a fencing token.",
+        "The scale rows S1 and S2 are a command of their own: ./bench scale --help",
+        "W1 on several targets taken in turn, cycle by cycle, in one JVM: ./bench interleave --help"));
     cl.getCommandSpec().usageMessage().footer(footer.toArray(String[]::new));
     return cl.getUsageMessage();
   }

@@ -37,11 +37,11 @@ class SettingsTest {
     assertThat(s.targets()).containsExactly("jdbc-pg", "spring-jdbc", "shedlock-jdbc", "floor-pg", "floor-handoff");
     assertThat(s.baseline()).isEqualTo("spring-jdbc");
     assertThat(Settings.parse("--targets", "redis").targets())
-        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis", "floor-redis", "floor-handoff");
+        .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis", "floor-redis", "floor-redis-token", "floor-handoff");
     // two presets share the hand-off floor, which runs once
     assertThat(Settings.parse("--targets", "zookeeper,redis").targets())
         .containsExactly("dlock-zookeeper", "curator", "floor-zookeeper", "dlock-redis", "redisson",
-            "redisson-fair", "spring-redis", "floor-redis", "floor-handoff");
+            "redisson-fair", "spring-redis", "floor-redis", "floor-redis-token", "floor-handoff");
     assertThat(Settings.parse("--targets", "redis").baseline()).isEqualTo("dlock-redis");
     assertThatThrownBy(() -> Settings.parse("--targets", "mem", "--baseline", "reentrant"))
         .hasMessageContaining("not among the targets run");

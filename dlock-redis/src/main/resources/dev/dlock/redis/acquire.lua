@@ -14,7 +14,7 @@ local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local mode = ARGV[3]                      -- '0' one-shot, '1' will wait, '2' will wait, may be queued
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left, holder, token counter}; an error if a
+-- Returns the token for a grant, or {0, holder's ms left, holder, token counter}; an error if a
 -- key holds what dlock did not write there (see the prelude). The counter on a refusal lets the
 -- client tell a grant pushed to it before this refusal (its token at or below the counter: gone,
 -- since the refusal found it holding nothing) from one pushed after it.
@@ -52,7 +52,7 @@ if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
       redis.call('SET', lock, '+' .. lease .. ' ' .. owner, 'PX', lease)
     end
   end
-  return {1, drawToken(counter, nil, SPARE, last)}
+  return drawToken(counter, nil, SPARE, last)
 end
 
 local value = redis.pcall('GET', lock)
@@ -78,11 +78,11 @@ if holder == owner then
     redis.call('HDEL', leases, owner)
     local next = redis.call('EXISTS', queue) == 1 and '+' or '-'
     redis.call('SET', lock, next .. lease .. ' ' .. owner, 'PX', lease)
-    return {1, ownToken(counter)}
+    return ownToken(counter)
   end
   -- A retry of an attempt that was granted but whose answer was lost: the same grant.
   redis.call('PEXPIRE', lock, lease)
-  return {1, ownToken(counter)}
+  return ownToken(counter)
 end
 
 local left = redis.call('PTTL', lock)

@@ -10,7 +10,7 @@ local owner = ARGV[1]
 local lease = ARGV[2]                     -- lease in milliseconds
 local willWait = ARGV[3] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left (-1: only the queue is ahead), holder,
+-- Returns the token for a grant, or {0, holder's ms left (-1: only the queue is ahead), holder,
 -- token counter}; an error if a key holds what dlock did not write there (see the prelude). The
 -- counter on a refusal lets the client tell a grant pushed to it after this refusal from one
 -- pushed before, which this refusal shows is gone (acquire.lua says more).
@@ -28,7 +28,7 @@ if holder == owner then
   -- attempt that was granted but whose answer was lost: grant it again, taken.
   redis.call('HDEL', leases, owner)
   redis.call('PEXPIRE', lock, lease)
-  return {1, drawToken(counter)}
+  return drawToken(counter)
 end
 
 local now
@@ -54,7 +54,7 @@ if not holder and (not head or head == owner) then
   -- A mark left by a push this owner never took must not outlive this grant: a late 'pass' of
   -- that push would free this one.
   redis.call('HDEL', leases, owner)
-  return {1, drawToken(counter)}
+  return drawToken(counter)
 end
 
 if willWait then

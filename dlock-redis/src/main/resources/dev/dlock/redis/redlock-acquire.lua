@@ -11,7 +11,7 @@ local owner = ARGV[1]
 local ttl = ARGV[2]                       -- the key's time to live in milliseconds
 local arrival = ARGV[3]                   -- the owner's arrival stamp; '' for a one-shot try
 local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, or {0, holder's ms left, holder}; an error if a key holds what
+-- Returns the token for a grant, or {0, holder's ms left, holder}; an error if a key holds what
 -- dlock did not write there (see the prelude).
 
 local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -28,7 +28,7 @@ end
 
 if redis.call('SET', lock, '-' .. ttl .. ' ' .. owner, 'NX', 'PX', ttl) then
   leave()
-  return {1, drawToken(counter)}
+  return drawToken(counter)
 end
 
 local value = redis.call('GET', lock)
@@ -38,7 +38,7 @@ if holder == owner then
   -- same grant, with the token drawn for it, or a fresh one should the counter be gone.
   leave()
   redis.call('PEXPIRE', lock, ttl)
-  return {1, tonumber(redis.call('GET', counter)) or drawToken(counter)}
+  return tonumber(redis.call('GET', counter)) or drawToken(counter)
 end
 
 if arrival ~= '' then

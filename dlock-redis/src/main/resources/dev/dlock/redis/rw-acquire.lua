@@ -14,7 +14,7 @@ local side = ARGV[3]                      -- 'r' read, 'w' write
 local willWait = ARGV[4] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place without asking again
 local downgrade = ARGV[6]                 -- for 'r': the write owner it may read beside, or ''
--- Returns {1, token} for a grant, or {0, ms until a lease runs out (-1: only the queue), holder,
+-- Returns the token for a grant, or {0, ms until a lease runs out (-1: only the queue), holder,
 -- token counter} (fair-acquire.lua says why the counter); an error if a key holds what dlock did
 -- not write there (see the prelude).
 
@@ -52,7 +52,7 @@ local function grantRead()
   redis.call('ZADD', readers, nowMs() + lease, owner)
   redis.call('HDEL', leases, owner)
   keep(readers, lease)
-  return {1, drawToken(counter)}
+  return drawToken(counter)
 end
 
 local writer = redis.call('GET', write)
@@ -61,7 +61,7 @@ if side == 'w' and writer == owner then
   -- attempt that was granted but whose answer was lost: grant it again, taken.
   redis.call('HDEL', leases, owner)
   redis.call('PEXPIRE', write, lease)
-  return {1, drawToken(counter)}
+  return drawToken(counter)
 end
 
 local queued = redis.call('EXISTS', queue) == 1
@@ -95,7 +95,7 @@ if side == 'w' then
     else
       redis.call('HDEL', leases, owner) -- a mark of a push never taken must not outlive this grant
     end
-    return {1, drawToken(counter)}
+    return drawToken(counter)
   end
 else
   local ok = not writer or (downgrade ~= '' and writer == downgrade)

@@ -12,7 +12,7 @@ local lease = tonumber(ARGV[2])           -- lease in milliseconds
 local permits = tonumber(ARGV[3])         -- the permit count this client expects
 local willWait = ARGV[4] == '1'           -- queue the owner if refused
 local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place without asking again
--- Returns {1, token} for a grant, {0, ms until a lease runs out (-1: only the queue), '', token
+-- Returns the token for a grant, {0, ms until a lease runs out (-1: only the queue), '', token
 -- counter} (fair-acquire.lua says why the counter), or {-1, stored count} when the semaphore is in
 -- use with another permit count; an error if a key holds what dlock did not write there (see the
 -- prelude).
@@ -44,7 +44,7 @@ local function grant(queued)
   -- Held already (a grant a release pushed, which this retry takes, or one whose answer was lost)
   -- or not: a mark of a push never taken must not outlive this grant.
   redis.call('HDEL', leases, owner)
-  return {1, drawToken(meta, 'token')}
+  return drawToken(meta, 'token')
 end
 
 redis.call('ZREMRANGEBYSCORE', holders, '-inf', now)

@@ -1,10 +1,7 @@
 package dev.dlock.bench.scale;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -15,6 +12,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
@@ -54,12 +52,8 @@ public final class ScaleMain {
     @Option(names = "--threads", split = ",", paramLabel = "N", description = "S2: threads, one rotation each (default 1,4)")
     List<Integer> threads = List.of(1, 4);
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Markdown file the tables are appended to"
-        + " (default dlock-bench/target/bench-results.md)")
-    Path out;
-
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "this text")
-    boolean help;
+    @Mixin
+    ResultsFile results = new ResultsFile();
 
     void check() {
       for (String r : rows) {
@@ -91,7 +85,7 @@ public final class ScaleMain {
       progress.println(cl.getUsageMessage());
       return 64;
     }
-    if (o.help) {
+    if (o.results.help()) {
       out.println(cl.getUsageMessage());
       return 0;
     }
@@ -99,16 +93,11 @@ public final class ScaleMain {
     Report report = run(o, progress);
     String section = report.markdown(String.join(" ", args));
     out.print(report.text());
-    Path file = (o.out != null ? o.out : defaultOut).toAbsolutePath();
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, section, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    } catch (IOException e) {
-      progress.println("bench scale: cannot append to " + file + ": " + e);
+    if (!o.results.append(defaultOut, section, "bench scale", progress)) {
       return 1;
     }
     progress.printf(Locale.ROOT, "bench scale: done in %.0f s; Markdown appended to %s%n",
-        (System.nanoTime() - start) / 1e9, file);
+        (System.nanoTime() - start) / 1e9, o.results.file(defaultOut));
     return report.failed() ? 1 : 0;
   }
 
@@ -169,7 +158,7 @@ public final class ScaleMain {
   }
 
   /** When and where, for the Markdown section. */
-  static String stamp() {
+  public static String stamp() {
     return String.format(Locale.ROOT, "%s, Java %s (%s), %d cores",
         LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
         System.getProperty("java.version"), System.getProperty("java.vm.name"),

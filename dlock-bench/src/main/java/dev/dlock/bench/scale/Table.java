@@ -4,19 +4,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A header and rows of cells, as aligned text for the terminal and as Markdown. */
-final class Table {
+public final class Table {
   private final List<String> header;
   private final List<List<String>> rows = new ArrayList<>();
 
-  Table(String... header) {
+  public Table(String... header) {
     this.header = List.of(header);
   }
 
-  void add(String... cells) {
+  public void add(String... cells) {
     rows.add(List.of(cells));
   }
 
-  String text() {
+  public String text() {
     int[] width = new int[header.size()];
     List<List<String>> all = new ArrayList<>();
     all.add(header);
@@ -45,7 +45,7 @@ final class Table {
     return sb.toString();
   }
 
-  String markdown() {
+  public String markdown() {
     StringBuilder sb = new StringBuilder("| ").append(String.join(" | ", header)).append(" |\n|");
     for (int c = 0; c < header.size(); c++) {
       sb.append(c == 0 ? "---|" : "---:|");

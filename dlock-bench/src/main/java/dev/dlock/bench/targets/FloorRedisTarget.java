@@ -15,26 +15,50 @@ import java.util.concurrent.locks.Lock;
  * {@code EVALSHA} of a script that sets the key if absent with a lease; "release" one that deletes
  * it if it still holds this owner's token. No waiting, renewal or notification: what is left is
  * the network and the server, which a lock cannot do without.
+ *
+ * <p>{@value #FENCED} is the same floor with a fencing token: its acquire also increments a
+ * counter key and answers its value, the least a lock that hands out tokens does more. Why it is
+ * here: it shows how much of a fenced lock's distance to {@value #NAME} the token alone costs.
  */
 final class FloorRedisTarget implements Target {
   static final String NAME = "floor-redis";
+  static final String FENCED = "floor-redis-token";
   static final String LEGEND = NAME + ": the Redis floor, two EVALSHA calls a cycle with Lettuce (a"
-      + " set-if-absent with a 30 s lease, a compare-and-delete), one connection per client, no lock logic.";
+      + " set-if-absent with a 30 s lease, a compare-and-delete), one connection per client, no lock logic. "
+      + FENCED + ": the same, with an INCR of a token counter in the acquire script, whose value it answers.";
   private static final String LEASE_MILLIS = "30000";
   // Our own scripts. Integers out, so Lettuce decodes them without a status or null reply.
   private static final String ACQUIRE =
       "if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then return 1 end return 0";
+  private static final String ACQUIRE_FENCED =
+      "if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then return redis.call('incr', KEYS[2]) end"
+      + " return 0";
   private static final String RELEASE =
       "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0";
 
+  private final boolean fenced;
   private final List<RedisClient> clients = new ArrayList<>();
   private final List<StatefulRedisConnection<String, String>> connections = new ArrayList<>();
   private String acquireSha = "";
   private String releaseSha = "";
 
+  private FloorRedisTarget(boolean fenced) {
+    this.fenced = fenced;
+  }
+
+  /** {@value #NAME}. */
+  static FloorRedisTarget plain() {
+    return new FloorRedisTarget(false);
+  }
+
+  /** {@value #FENCED}. */
+  static FloorRedisTarget fenced() {
+    return new FloorRedisTarget(true);
+  }
+
   @Override
   public String name() {
-    return NAME;
+    return fenced ? FENCED : NAME;
   }
 
   @Override
@@ -49,17 +73,18 @@ final class FloorRedisTarget implements Target {
       clients.add(client);
       connections.add(client.connect());
     }
-    acquireSha = connections.get(0).sync().scriptLoad(ACQUIRE);
+    acquireSha = connections.get(0).sync().scriptLoad(fenced ? ACQUIRE_FENCED : ACQUIRE);
     releaseSha = connections.get(0).sync().scriptLoad(RELEASE);
   }
 
   @Override
   public Lock lock(int client, String key) {
     RedisCommands<String, String> redis = connections.get(client).sync();
-    String[] keys = {NAME + ":" + key};
+    String lockKey = name() + ":" + key;
+    String[] keys = fenced ? new String[] {lockKey, lockKey + ":token"} : new String[] {lockKey};
     String token = UUID.randomUUID().toString();
-    return new FloorLock(NAME, key,
-        () -> redis.<Long>evalsha(acquireSha, ScriptOutputType.INTEGER, keys, token, LEASE_MILLIS) == 1,
+    return new FloorLock(name(), key,
+        () -> redis.<Long>evalsha(acquireSha, ScriptOutputType.INTEGER, keys, token, LEASE_MILLIS) != 0,
         () -> redis.<Long>evalsha(releaseSha, ScriptOutputType.INTEGER, keys, token) == 1);
   }
 

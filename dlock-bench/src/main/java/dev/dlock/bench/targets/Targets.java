@@ -59,9 +59,10 @@ public final class Targets {
     REGISTRY.put(RedissonTarget.LOCK, RedissonTarget::lock);
     REGISTRY.put(RedissonTarget.FAIR, RedissonTarget::fair);
     REGISTRY.put(SpringRedisTarget.NAME, SpringRedisTarget::new);
-    REGISTRY.put(FloorRedisTarget.NAME, FloorRedisTarget::new);
+    REGISTRY.put(FloorRedisTarget.NAME, FloorRedisTarget::plain);
+    REGISTRY.put(FloorRedisTarget.FENCED, FloorRedisTarget::fenced);
     REDIS_TARGETS = List.of(DlockTarget.REDIS, RedissonTarget.LOCK, RedissonTarget.FAIR, SpringRedisTarget.NAME,
-        FloorRedisTarget.NAME);
+        FloorRedisTarget.NAME, FloorRedisTarget.FENCED);
     REGISTRY.put(DlockTarget.ZOOKEEPER, DlockTarget::zookeeper);
     REGISTRY.put(CuratorTarget.NAME, CuratorTarget::new);
     REGISTRY.put(FloorZkTarget.NAME, FloorZkTarget::new);
@@ -158,7 +159,7 @@ public final class Targets {
     }
     if (targets.stream().anyMatch(REDIS_TARGETS::contains)) {
       sb.append(RedisBenchServer.LEGEND).append('\n');
-      if (targets.contains(FloorRedisTarget.NAME)) {
+      if (targets.contains(FloorRedisTarget.NAME) || targets.contains(FloorRedisTarget.FENCED)) {
         sb.append(FloorRedisTarget.LEGEND).append('\n');
       }
       sb.append(RedisCommandCost.line(targets)).append('\n');

@@ -10,7 +10,7 @@ import java.util.Set;
  */
 final class SimServer {
   /**
-   * An acquire script's reply: {1, token} or {0, ms left, holder, counter}: the token counter at a
+   * An acquire script's reply: the token, or {0, ms left, holder, counter}: the token counter at a
    * refusal, by which the client tells a late pushed grant from a fresh one (see {@link SimClient}).
    */
   record Reply(boolean granted, long token, long leftMs, String holder, long counter) {}
