@@ -24,7 +24,10 @@ import picocli.CommandLine.Option;
  * machine a loopback round trip can change speed threefold between them; taken in turn, every
  * target meets the same machine, so the ratio of two targets holds even while their own times
  * move. Prints, per target, the p50 of each block and its fraction of the first target's speed
- * (the first's p50 over its own), and appends the table to the bench's Markdown results.
+ * (the first's p50 over its own), and appends the table to the bench's Markdown results. Each
+ * server is its own process, which the machine may run on another CPU than the next target's;
+ * pinned to one CPU ({@code taskset}, which the servers the bench starts inherit), the blocks
+ * agree (dlock-bench's README says more).
  */
 public final class Interleave {
   private Interleave() {}
