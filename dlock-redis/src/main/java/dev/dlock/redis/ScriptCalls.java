@@ -89,8 +89,8 @@ final class ScriptCalls {
   /**
    * An acquire script's reply. A grant comes as the bare token, an integer, which Lettuce's
    * {@code MULTI} output gives as a list of one; a refusal as a list that starts with its status.
-   * Why not {1, token}: the grant is the hot path, and an integer costs the server and the client
-   * less than a two-element array: a few microseconds of an uncontended cycle.
+   * Why not {1, token}: the grant is the hot path, and an integer costs the server less than a
+   * two-element array (about 1 µs of a 55 µs uncontended cycle, both pinned to one CPU).
    *
    * @param token         the fencing token, if granted
    * @param leftMillis    if refused, how long until a lease runs out; -1 if only the queue is ahead
