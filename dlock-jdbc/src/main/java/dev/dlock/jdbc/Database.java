@@ -66,6 +66,7 @@ final class Database {
   private final DataSource dataSource;
   private final @Nullable HikariDataSource hikari;
   private final long readNanos;
+  private final boolean poolReadsBounded;
   private volatile String description;
   private volatile @Nullable Remake remake;
   private volatile boolean networkTimeouts = true;
@@ -75,10 +76,19 @@ final class Database {
    *                    deadline for the call; zero to leave the driver's own limit then
    */
   Database(DataSource dataSource, String description, Duration readTimeout) {
+    this(dataSource, description, readTimeout, false);
+  }
+
+  /**
+   * @param poolReadsBounded true when every connection of the pool has {@code readTimeout} as its
+   *                         network timeout already, so a call with no shorter deadline leaves it
+   */
+  Database(DataSource dataSource, String description, Duration readTimeout, boolean poolReadsBounded) {
     this.dataSource = dataSource;
     this.hikari = hikari(dataSource);
     this.description = description;
     this.readNanos = readTimeout.toNanos();
+    this.poolReadsBounded = poolReadsBounded && readNanos > 0;
   }
 
   private static @Nullable HikariDataSource hikari(DataSource ds) {
@@ -217,7 +227,7 @@ final class Database {
             TimeUnit.MILLISECONDS.toNanos(h.getConnectionTimeout()))));
     Borrowed b = new Borrowed(c, -1);
     long read = CallTimeout.boundNanos(readNanos == 0 ? Long.MAX_VALUE : readNanos);
-    if (read != Long.MAX_VALUE && networkTimeouts) {
+    if (read != Long.MAX_VALUE && networkTimeouts && !(poolReadsBounded && read >= readNanos)) {
       try {
         b = new Borrowed(c, pool == null ? c.getNetworkTimeout() : -1);
         c.setNetworkTimeout(DIRECT, millis(read));

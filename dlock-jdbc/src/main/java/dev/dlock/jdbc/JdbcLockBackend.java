@@ -273,13 +273,23 @@ public final class JdbcLockBackend {
       if (serverTimeout) {
         config.addDataSourceProperty("options", "-c statement_timeout=" + queryTimeout.toMillis());
       }
+      // Reads on the pool's PostgreSQL connections are bounded from the start, so a call with no
+      // deadline of its own borrows a connection as it is. Why: setting the network timeout on
+      // every borrow, and the pool resetting it on every return, cost about 11 µs of a 77 µs
+      // lock and unlock in a raw JDBC probe on one CPU. A URL that sets its own socketTimeout
+      // keeps the per-borrow setting.
+      Duration read = queryTimeout.plus(READ_MARGIN); // whole seconds, socketTimeout's unit
+      boolean readsBounded = url.startsWith("jdbc:postgresql:") && !url.contains("socketTimeout=");
+      if (readsBounded) {
+        config.addDataSourceProperty("socketTimeout", Long.toString(read.toSeconds()));
+      }
       HikariDataSource pool;
       try {
         pool = new HikariDataSource(config);
       } catch (RuntimeException e) {
         throw unreachable(redacted, e.getCause() instanceof SQLException ? e.getCause() : e);
       }
-      Database db = new Database(pool, redacted, queryTimeout.plus(READ_MARGIN));
+      Database db = new Database(pool, redacted, read, readsBounded);
       if (session) {
         return new SessionBackend(db, false, table, createTable, queryTimeout, pool);
       }

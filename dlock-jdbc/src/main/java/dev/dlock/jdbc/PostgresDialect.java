@@ -25,8 +25,13 @@ import org.jspecify.annotations.Nullable;
  * its look travel together in one round trip, as two statements.
  */
 final class PostgresDialect extends Dialect {
-  /** EXTRACT gives numeric (exact) from PostgreSQL 14, double precision (within 1 µs) before. */
-  private static final String MICROS = "CAST(EXTRACT(EPOCH FROM now()) * 1000000 AS BIGINT)";
+  /**
+   * The clock in microseconds, from date_part's double precision: within 1 µs, which a token
+   * needs no closer (it is only to start above the tokens of a table that was lost). Why not
+   * EXTRACT: from PostgreSQL 14 it gives numeric, exact but slow; its arithmetic cost 8-15 µs of
+   * a 55-90 µs lock and unlock in a raw JDBC probe on one CPU.
+   */
+  private static final String MICROS = "CAST(date_part('epoch', now()) * 1000000 AS BIGINT)";
 
   private static final String GRANT = """
       INSERT INTO {table} AS l (name, owner, token, expires_at, acquired_at)

@@ -3,6 +3,7 @@ package dev.dlock.jdbc;
 import static dev.dlock.jdbc.TestDatabase.SECRET;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.dlock.BackendUnavailableException;
 import dev.dlock.LockClient;
@@ -141,5 +142,26 @@ class PostgresFaultTest {
           () -> LockClient.connect(server.passwordUrl() + "&connectTimeout=1s")));
     }
     granted(b, "resumed", "a:3");
+  }
+
+  /**
+   * A call with no deadline of its own, on a pool dlock made for a URL, whose connections carry
+   * their read timeout from the start (the backend no longer sets it on each borrow): against a
+   * paused server it still ends by that read timeout, here 1 s of query timeout and 2 s of margin.
+   */
+  @Test
+  void aCallWithNoDeadlineAgainstAPausedServerEndsByTheReadTimeout() throws Exception {
+    LockBackend b = backend(JdbcLockBackend.builder().url(server.passwordUrl())
+        .connectTimeout(Duration.ofSeconds(2)).queryTimeout(Duration.ofSeconds(1)));
+    granted(b, "unbounded", "a:1"); // the pool's connection, used just now, is not checked again
+    try (Paused paused = Paused.pause(server.postmasterPid())) {
+      long start = System.nanoTime();
+      Throwable t = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> catchThrowable(
+          () -> b.tryAcquire(LockRequest.exclusive("unbounded-2", "a:2", LONG, false))));
+      assertUnavailable(t);
+      // 3 s of read; a retry on a new connection adds at most the connect timeout and a check.
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).as("time taken")
+          .isGreaterThanOrEqualTo(Duration.ofMillis(2900)).isLessThan(Duration.ofSeconds(10));
+    }
   }
 }
