@@ -52,8 +52,19 @@ final class H2Session extends SessionDialect {
     try (PreparedStatement ps = prepare(c, CLOCK)) {
       start = queryLong(ps);
     }
+    String create = sql(CREATE_SEQUENCE).replace("{start}", Long.toString(start));
     try (Statement s = c.createStatement()) {
-      s.execute(sql(CREATE_SEQUENCE).replace("{start}", Long.toString(start)));
+      s.execute(create);
+    } catch (SQLException e) {
+      // IF NOT EXISTS does not hold against another process creating it at the same moment (H2
+      // then fails with "object already exists"); run again, the statement finds it and does
+      // nothing, and any other failure fails again.
+      try (Statement s = c.createStatement()) {
+        s.execute(create);
+      } catch (SQLException again) {
+        again.addSuppressed(e);
+        throw again;
+      }
     }
   }
 
