@@ -113,8 +113,8 @@ public final class Interleave {
       Lock[] locks = new Lock[n];
       for (int i = 0; i < n; i++) {
         Target t = Targets.create(o.targets.get(i));
+        opened.add(t); // torn down below even if its setUp fails part way
         t.setUp(1);
-        opened.add(t);
         locks[i] = t.lock(0, "bench:interleave");
       }
       progress.printf("bench: interleave, %d cycles per target to warm up ...%n", o.warmup);
@@ -136,7 +136,12 @@ public final class Interleave {
       return p50s;
     } finally {
       for (Target t : opened) {
-        t.tearDown();
+        try {
+          t.tearDown();
+        } catch (Exception e) {
+          // Reported, not thrown: it would hide why the run ended, and the other targets still close.
+          progress.printf("bench: closing %s failed: %s%n", t.name(), e);
+        }
       }
     }
   }

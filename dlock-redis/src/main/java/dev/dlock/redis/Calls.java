@@ -43,14 +43,15 @@ final class Calls {
    * Runs a script and reads its reply. A key of the lock that holds what dlock did not write there
    * fails it with a LockException naming the key and what it holds, not as a server failure.
    *
-   * @param what the operation, for the messages, such as {@code acquire lock 't5'}
+   * @param what the operation, for the messages, such as {@code acquire lock 't5'}; built only for
+   *     a failure, as a call that succeeds (nearly all) has no use for it
    */
-  <R> R run(String what, ScriptCall<R> c) {
+  <R> R run(Supplier<String> what, ScriptCall<R> c) {
     Object raw;
     try {
       raw = call(what, () -> scripts.run(c.script(), c.keys(), c.args()));
     } catch (BackendUnavailableException e) {
-      LockException foreign = ForeignValue.find(e, c.keys(), what, server);
+      LockException foreign = ForeignValue.find(e, c.keys(), what.get(), server);
       throw foreign != null ? foreign : e;
     }
     return c.reply().apply(raw);
@@ -64,7 +65,7 @@ final class Calls {
    * @param what the operation they make up, for the messages, such as {@code renew 5 lease(s)}
    */
   <R> List<R> runAll(String what, List<ScriptCall<R>> calls) {
-    List<Object> raw = call(what, () -> scripts.runAll(calls));
+    List<Object> raw = call(() -> what, () -> scripts.runAll(calls));
     List<R> replies = new ArrayList<>(raw.size());
     for (int i = 0; i < raw.size(); i++) {
       replies.add(calls.get(i).reply().apply(raw.get(i)));
@@ -79,18 +80,18 @@ final class Calls {
 
   /** Sends any other command on {@code connections} and waits for its reply, as {@link #run} does. */
   <T> T command(String what, Function<Connections, ? extends Future<T>> command) {
-    return call(what, () -> scripts.call(() -> command.apply(connections)));
+    return call(() -> what, () -> scripts.call(() -> command.apply(connections)));
   }
 
-  /** Runs {@code op}; any failure becomes a BackendUnavailableException naming the server. */
-  <T> T call(String what, Supplier<T> op) {
+  /** Runs {@code op}; any failure becomes a BackendUnavailableException naming the server and {@code what}. */
+  <T> T call(Supplier<String> what, Supplier<T> op) {
     try {
       return op.get();
     } catch (BackendUnavailableException e) {
       throw e;
     } catch (RuntimeException e) {
       throw new BackendUnavailableException(
-          String.format("redis %s failed to %s: %s", server, what, reason(e)), e);
+          String.format("redis %s failed to %s: %s", server, what.get(), reason(e)), e);
     }
   }
 

@@ -61,7 +61,7 @@ final class KindLocks {
     }
     AcquireReply a;
     try {
-      a = calls.run(String.format("acquire %s lock '%s'", r.kind(), r.name()), acquire(r));
+      a = calls.run(() -> String.format("acquire %s lock '%s'", r.kind(), r.name()), acquire(r));
     } catch (RuntimeException e) {
       queued.unanswered(r.owner());
       throw e;
@@ -96,7 +96,7 @@ final class KindLocks {
   }
 
   boolean release(Grant g) {
-    return calls.run(String.format("release %s lock '%s'", g.kind(), g.name()),
+    return calls.run(() -> String.format("release %s lock '%s'", g.kind(), g.name()),
         script.kindRelease(g.kind(), g.name(), g.owner(), ReleaseMode.RELEASE));
   }
 }

@@ -168,7 +168,7 @@ final class RedisBackend implements LockBackend, SpareTokens, Abandonable {
             ? AcquireMode.QUEUED : AcquireMode.WAIT;
     AcquireReply r;
     try {
-      r = calls.run("acquire lock '" + name + "'", script.acquire(name, owner, millis(leaseTime), mode));
+      r = calls.run(() -> "acquire lock '" + name + "'", script.acquire(name, owner, millis(leaseTime), mode));
     } catch (RuntimeException e) {
       queued.unanswered(owner);
       throw e;
@@ -226,13 +226,13 @@ final class RedisBackend implements LockBackend, SpareTokens, Abandonable {
     if (kind == null || kind == LockKind.EXCLUSIVE) {
       runRelease(name, owner, ReleaseMode.CANCEL);
     } else {
-      calls.run(String.format("cancel the wait for %s lock '%s'", kind, name),
+      calls.run(() -> String.format("cancel the wait for %s lock '%s'", kind, name),
           script.kindRelease(kind, name, owner, ReleaseMode.CANCEL));
     }
   }
 
   private boolean runRelease(String name, String owner, ReleaseMode mode) {
-    return calls.run(mode.verb + " lock '" + name + "'", script.release(name, owner, mode));
+    return calls.run(() -> mode.verb + " lock '" + name + "'", script.release(name, owner, mode));
   }
 
   /**
@@ -250,7 +250,7 @@ final class RedisBackend implements LockBackend, SpareTokens, Abandonable {
           : script.kindPass(kind, name, owner, token);
       CompletableFuture.runAsync(() -> {
         try {
-          calls.run("pass on lock '" + name + "'", pass);
+          calls.run(() -> "pass on lock '" + name + "'", pass);
         } catch (RuntimeException e) {
           log.debug("dlock: could not pass on the grant of lock '{}' for {}", name, owner, e);
         }
@@ -261,7 +261,7 @@ final class RedisBackend implements LockBackend, SpareTokens, Abandonable {
   @Override
   public Optional<LockInfo> inspect(String name) {
     checkOpen();
-    return calls.run("inspect lock '" + name + "'", script.inspect(name)).map(r -> new LockInfo(
+    return calls.run(() -> "inspect lock '" + name + "'", script.inspect(name)).map(r -> new LockInfo(
         name, r.owner(), r.token(), Duration.ofMillis(Math.max(0, r.ttlMillis()))));
   }
 

@@ -21,12 +21,6 @@ local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place w
 
 local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
--- The token of the owner's standing grant: the last drawn. Should the counter be gone (an
--- operator's DEL, an allkeys eviction policy) a fresh one, still above every token before it.
-local function ownToken(key)
-  return tonumber(redis.call('GET', key)) or drawToken(key, nil, SPARE)
-end
-
 -- The shapes are judged before anything is written, but only as far as the path taken needs: the
 -- uncontended path reads the counter, which it needs anyway, and its SET NX writes the lock only
 -- where no key is; the queue's keys are looked at when the path touches them. Why: each command a
@@ -37,7 +31,7 @@ local what = misfitRead(counter, last, 'counter')
 if what then
   return foreignAt(2, what)
 end
-local bad = mode == '2' and foreign({false, false, 'zset', 'zset', 'leases'})
+local bad = mode == '2' and rest().foreign({false, false, 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -55,12 +49,19 @@ if redis.call('SET', lock, '-' .. lease .. ' ' .. owner, 'NX', 'PX', lease) then
   return drawToken(counter, nil, SPARE, last)
 end
 
+-- Past the uncontended path, whose call makes no function of its own (the prelude says why).
+-- The token of the owner's standing grant: the last drawn. Should the counter be gone (an
+-- operator's DEL, an allkeys eviction policy) a fresh one, still above every token before it.
+local function ownToken(key)
+  return tonumber(redis.call('GET', key)) or drawToken(key, nil, SPARE)
+end
+
 local value = redis.pcall('GET', lock)
 what = misfitRead(lock, value, 'lock')
 if what then
   return foreignAt(1, what)
 end
-bad = mode ~= '2' and foreign({false, false, 'zset', 'zset', 'leases'})
+bad = mode ~= '2' and rest().foreign({false, false, 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end

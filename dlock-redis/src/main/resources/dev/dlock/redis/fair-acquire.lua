@@ -17,7 +17,7 @@ local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place w
 
 local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'owner', 'counter', 'zset', 'zset', 'leases'})
+local bad = rest().foreign({'owner', 'counter', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end

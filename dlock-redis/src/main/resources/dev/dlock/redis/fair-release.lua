@@ -19,7 +19,7 @@ local token = ARGV[7]                     -- for 'pass': the token of the pushed
 
 local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'owner', 'counter', 'zset', 'zset', 'leases'})
+local bad = rest().foreign({'owner', 'counter', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -36,20 +36,20 @@ local function grantHead()
   end
   local g = {alive = alive, leases = leases, counter = counter, channels = channels, publish = publish,
     name = name, kind = 'f', waiterTimeout = waiterTimeout, now = math.floor(micros() / 1000)}
-  walkQueue(queue, 8, function(head)
-    local pushed, ms = offer(g, head)
+  rest().walkQueue(queue, 8, function(head)
+    local pushed, ms = rest().offer(g, head)
     if not pushed then
       return 'drop'
     end
     drop(head)
     redis.call('SET', lock, head, 'PX', ms)
-    markPushed(leases, head, pushed, waiterTimeout)
+    rest().markPushed(leases, head, pushed, waiterTimeout)
     return 'stop'
   end, drop)
 end
 
 if mode == 'release' or mode == 'pass' then
-  if redis.call('GET', lock) ~= owner or mode == 'pass' and not pushedUntaken(leases, owner, token) then
+  if redis.call('GET', lock) ~= owner or mode == 'pass' and not rest().pushedUntaken(leases, owner, token) then
     return 0
   end
   redis.call('DEL', lock)

@@ -4,7 +4,7 @@
 -- Returns {owner, ms left, token}, or {} when the lock is free; an error if a key holds what dlock
 -- did not write there (see the prelude), as such a lock is neither free nor held.
 
-local bad = foreign({'lock', 'counter'})
+local bad = rest().foreign({'lock', 'counter'})
 if bad then
   return bad
 end

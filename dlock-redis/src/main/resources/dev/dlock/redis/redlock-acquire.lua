@@ -16,7 +16,7 @@ local waiterTimeout = tonumber(ARGV[4])   -- how long a waiter keeps its place w
 
 local lock, counter, queue, alive = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
-local bad = foreign({'lock', 'counter', 'zset', 'zset'})
+local bad = rest().foreign({'lock', 'counter', 'zset', 'zset'})
 if bad then
   return bad
 end

@@ -8,7 +8,7 @@ local token = tonumber(ARGV[2])   -- the grant's token: the highest counter amon
 -- Returns 1 if the owner holds the lock here and the counter is now at least the token, else 0; an
 -- error if a key holds what dlock did not write there (see the prelude).
 
-local bad = foreign({'lock', 'counter'})
+local bad = rest().foreign({'lock', 'counter'})
 if bad then
   return bad
 end

@@ -21,7 +21,7 @@ local release = ARGV[5]
 
 local lock, queue, alive = KEYS[1], KEYS[3], KEYS[4]
 
-local bad = foreign({'lock', 'counter', 'zset', 'zset'})
+local bad = rest().foreign({'lock', 'counter', 'zset', 'zset'})
 if bad then
   return bad
 end
@@ -45,8 +45,8 @@ if (freed or not value) and redis.call('EXISTS', queue) == 1 then
   for _, gone in ipairs(redis.call('ZRANGEBYSCORE', alive, '-inf', now, 'LIMIT', 0, 16)) do
     drop(gone)
   end
-  walkQueue(queue, 8, function(head)
-    return tell(alive, head, now, channels, 'PUBLISH', release .. ' ' .. name) and 'stop' or 'drop'
+  rest().walkQueue(queue, 8, function(head)
+    return rest().tell(alive, head, now, channels, 'PUBLISH', release .. ' ' .. name) and 'stop' or 'drop'
   end, drop)
 end
 return freed and 1 or 0

@@ -22,9 +22,32 @@ local lock, counter, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], 
 
 -- A plain release judges the lock's shape from its own read, and the other keys only when there is
 -- a queue to hand over to (acquire.lua says why).
-local bad = mode ~= 'release' and foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
-if bad then
-  return bad
+-- The uncontended path first, two commands, before the functions below are made (the prelude says
+-- why). A plain release judges the lock's shape from its own read, and the other keys only when
+-- there is a queue to hand over to (acquire.lua says why).
+local value, state, holder
+if mode == 'release' then
+  value = redis.pcall('GET', lock)
+  local what = misfitRead(lock, value, 'lock')
+  if what then
+    return foreignAt(1, what)
+  end
+  if not value then
+    return 0
+  end
+  state, holder = string.match(value, '^(.)%d* (.*)$')
+  if holder ~= owner then
+    return 0
+  end
+  if state == '-' then
+    redis.call('DEL', lock)
+    return 1
+  end
+else
+  local bad = rest().foreign({'lock', 'counter', 'zset', 'zset', 'leases'})
+  if bad then
+    return bad
+  end
 end
 
 local function drop(waiter)
@@ -42,8 +65,8 @@ local function handOver(last)
   end
   local g = {leases = leases, counter = counter, channels = channels, publish = publish, name = name,
     kind = '', waiterTimeout = waiterTimeout, last = last}
-  walkQueue(queue, 8, function(head)
-    local token, ms = offer(g, head)
+  rest().walkQueue(queue, 8, function(head)
+    local token, ms = rest().offer(g, head)
     if token then
       drop(head)
       redis.call('SET', lock, '@' .. ms .. ' ' .. head, 'PX', ms)
@@ -54,43 +77,28 @@ local function handOver(last)
 end
 
 if mode == 'release' then
-  -- The uncontended path: two commands.
-  local value = redis.pcall('GET', lock)
-  local what = misfitRead(lock, value, 'lock')
+  -- Held while owners may be queued: the queue's keys are judged before anything is written.
+  local last = redis.pcall('GET', counter)
+  local what = misfitRead(counter, last, 'counter')
   if what then
-    return foreignAt(1, what)
+    return foreignAt(2, what)
   end
-  if not value then
-    return 0
+  local bad = rest().foreign({false, false, 'zset', 'zset', 'leases'})
+  if bad then
+    return bad
   end
-  local state, holder = string.match(value, '^(.)%d* (.*)$')
-  if holder ~= owner then
-    return 0
-  end
-  if state ~= '-' then
-    local last = redis.pcall('GET', counter)
-    what = misfitRead(counter, last, 'counter')
-    if what then
-      return foreignAt(2, what)
-    end
-    bad = foreign({false, false, 'zset', 'zset', 'leases'})
-    if bad then
-      return bad
-    end
-    redis.call('DEL', lock)
-    handOver(last)
-  else
-    redis.call('DEL', lock)
-  end
+  redis.call('DEL', lock)
+  handOver(last)
   return 1
 end
 
+-- A cancel or a pass.
 drop(owner)
-local value = redis.call('GET', lock)
+value = redis.call('GET', lock)
 if not value then
   return 0
 end
-local state, holder = string.match(value, '^(.)%d* (.*)$')
+state, holder = string.match(value, '^(.)%d* (.*)$')
 if holder ~= owner or (mode == 'pass' and state ~= '@') then
   return 0
 end

@@ -21,7 +21,7 @@ local downgrade = ARGV[6]                 -- for 'r': the write owner it may rea
 local write, readers, counter, queue, alive, writers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local leases = KEYS[7]
 
-local bad = foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset', 'leases'})
+local bad = rest().foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end

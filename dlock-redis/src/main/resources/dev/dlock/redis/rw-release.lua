@@ -22,7 +22,7 @@ local write, readers, counter, queue, alive, writers = KEYS[1], KEYS[2], KEYS[3]
 local leases = KEYS[7]
 local batch = 64                          -- at most this many readers granted by one call
 
-local bad = foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset', 'leases'})
+local bad = rest().foreign({'owner', 'zset', 'counter', 'zset', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -51,7 +51,7 @@ local function grantNext()
   local g = {alive = alive, leases = leases, counter = counter, channels = channels, publish = publish,
     name = name, waiterTimeout = waiterTimeout, now = now}
   local heads, granted = 0, 0
-  walkQueue(queue, 8 + batch + 8, function(waiter)
+  rest().walkQueue(queue, 8 + batch + 8, function(waiter)
     local writing = redis.call('ZSCORE', writers, waiter)
     if writing and (granted > 0 or reading or heads == 8) or granted == batch then
       return 'stop'                       -- the readers before the next writer are granted
@@ -60,7 +60,7 @@ local function grantNext()
       heads = heads + 1
     end
     g.kind = writing and 'w' or 'r'
-    local pushed, ms = offer(g, waiter)
+    local pushed, ms = rest().offer(g, waiter)
     if not pushed then
       return 'drop'
     end
@@ -73,7 +73,7 @@ local function grantNext()
         redis.call('PEXPIRE', readers, ms)
       end
     end
-    markPushed(leases, waiter, pushed, waiterTimeout)
+    rest().markPushed(leases, waiter, pushed, waiterTimeout)
     if writing then
       return 'stop'
     end
@@ -95,7 +95,7 @@ local function free()
 end
 
 if mode == 'release' or mode == 'pass' then
-  if mode == 'pass' and not pushedUntaken(leases, owner, token) then
+  if mode == 'pass' and not rest().pushedUntaken(leases, owner, token) then
     return 0
   end
   local lapses = side == 'r' and redis.call('ZSCORE', readers, owner)

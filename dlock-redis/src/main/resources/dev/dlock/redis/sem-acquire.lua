@@ -19,7 +19,7 @@ local waiterTimeout = tonumber(ARGV[5])   -- how long a waiter keeps its place w
 
 local holders, meta, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'zset', 'meta', 'zset', 'zset', 'leases'})
+local bad = rest().foreign({'zset', 'meta', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end

@@ -18,7 +18,7 @@ local token = ARGV[7]                     -- for 'pass': the token of the pushed
 
 local holders, meta, queue, alive, leases = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 
-local bad = foreign({'zset', 'meta', 'zset', 'zset', 'leases'})
+local bad = rest().foreign({'zset', 'meta', 'zset', 'zset', 'leases'})
 if bad then
   return bad
 end
@@ -43,11 +43,11 @@ local function grantFree()
   local g = {alive = alive, leases = leases, counter = meta, field = 'token', channels = channels,
     publish = publish, name = name, kind = 'p', waiterTimeout = waiterTimeout, now = now}
   -- The oldest waiters, one per free permit, with room to skip a few that are gone.
-  walkQueue(queue, math.min(free, 64) + 8, function(waiter)
+  rest().walkQueue(queue, math.min(free, 64) + 8, function(waiter)
     if free == 0 then
       return 'stop'
     end
-    local pushed, ms = offer(g, waiter)
+    local pushed, ms = rest().offer(g, waiter)
     if not pushed then
       return 'drop'
     end
@@ -56,7 +56,7 @@ local function grantFree()
     if redis.call('PTTL', holders) < ms then
       redis.call('PEXPIRE', holders, ms)
     end
-    markPushed(leases, waiter, pushed, waiterTimeout)
+    rest().markPushed(leases, waiter, pushed, waiterTimeout)
     free = free - 1
     return 'granted'
   end, drop)
@@ -64,7 +64,7 @@ end
 
 if mode == 'release' or mode == 'pass' then
   local lapses = redis.call('ZSCORE', holders, owner)
-  if not lapses or mode == 'pass' and not pushedUntaken(leases, owner, token) then
+  if not lapses or mode == 'pass' and not rest().pushedUntaken(leases, owner, token) then
     return 0
   end
   redis.call('ZREM', holders, owner)

@@ -54,7 +54,8 @@ class RedisWaitDeadlineTest {
         Throwable direct = failsWithin(WAIT.plus(SLACK), () -> CallTimeout.within(WAIT.toNanos(),
             () -> backend.tryAcquire(LockRequest.exclusive("paused-spi", "paused:1", LEASE, true))));
         assertThat(direct).isInstanceOf(BackendUnavailableException.class)
-            .hasMessageContaining(server.url()).hasMessageContaining("caller's deadline")
+            .hasMessageContaining(server.url()).hasMessageContaining("failed to acquire lock 'paused-spi'")
+            .hasMessageContaining("caller's deadline")
             .hasCauseInstanceOf(RedisCommandTimeoutException.class);
         assertFailedByDeadline(failsWithin(WAIT.plus(SLACK), () -> client.lock("paused").acquire(WAIT)),
             server.url());
