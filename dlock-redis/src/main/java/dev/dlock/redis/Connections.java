@@ -82,6 +82,14 @@ final class Connections implements AutoCloseable {
   }
 
   /** Connects both connections, or throws BackendUnavailableException naming the URL. */
+  /**
+   * The least time between two topology refreshes that a MOVED or a reconnect triggers. Lettuce's
+   * default, 30 s, left a failover that came within 30 s of the last refresh unseen, and so its
+   * held leases unchecked until their next renewal; one a second still keeps a burst of MOVED
+   * replies from becoming a burst of refreshes.
+   */
+  static final Duration ADAPTIVE_REFRESH_GAP = Duration.ofSeconds(1);
+
   static Connections open(RedisUrl url) {
     ClientResources resources = resources();
     ReconnectWatch watch = new ReconnectWatch(url.description());
@@ -94,7 +102,7 @@ final class Connections implements AutoCloseable {
         client = cluster;
         ClusterClientOptions.Builder options = ClusterClientOptions.builder()
             .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                .enableAllAdaptiveRefreshTriggers().build());
+                .enableAllAdaptiveRefreshTriggers().adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_GAP).build());
         cluster.setOptions(options(options, url.connectTimeout(), DisconnectedBehavior.ACCEPT_COMMANDS).build());
         watch.watch(cluster, resources, true);
         StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);

@@ -162,7 +162,6 @@ rest = function()
     return nil
   end
 
-
   -- The release scripts' hand-over: walks a queue from its oldest waiter, looking at `tries` waiters
   -- at most. `visit(waiter)` answers 'stop' (the walk ends), 'keep' (the waiter stays queued and the
   -- walk goes on to the next), 'granted' (the visit took it out of the queue, with its grant, and the
