@@ -5,6 +5,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
@@ -31,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -105,9 +107,9 @@ final class Connections implements AutoCloseable {
                 .enableAllAdaptiveRefreshTriggers().adaptiveRefreshTriggersTimeout(ADAPTIVE_REFRESH_GAP).build());
         cluster.setOptions(options(options, url.connectTimeout(), DisconnectedBehavior.ACCEPT_COMMANDS).build());
         watch.watch(cluster, resources, true);
-        StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
+        StatefulRedisClusterConnection<byte[], byte[]> c = connect(() -> cluster.connect(ByteArrayCodec.INSTANCE));
         connection = c;
-        StatefulRedisClusterPubSubConnection<byte[], byte[]> p = cluster.connectPubSub(ByteArrayCodec.INSTANCE);
+        StatefulRedisClusterPubSubConnection<byte[], byte[]> p = connect(() -> cluster.connectPubSub(ByteArrayCodec.INSTANCE));
         p.setNodeMessagePropagation(true);
         pubSub = p;
         return new Connections(resources, client, c, c.async(), p, majorVersion(c, url), watch);
@@ -121,15 +123,47 @@ final class Connections implements AutoCloseable {
       if (url.mode() == RedisUrl.Mode.SENTINEL) {
         watch.watchSentinels(url.uri(), resources, options);
       }
-      StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE, url.uri());
+      StatefulRedisConnection<byte[], byte[]> c = connect(() -> single.connect(ByteArrayCodec.INSTANCE, url.uri()));
       connection = c;
-      pubSub = single.connectPubSub(ByteArrayCodec.INSTANCE, url.uri());
+      pubSub = connect(() -> single.connectPubSub(ByteArrayCodec.INSTANCE, url.uri()));
       return new Connections(resources, client, c, c.async(), pubSub, false, watch);
     } catch (RuntimeException e) {
       closeAll(watch, null, pubSub, connection, client, resources);
       throw new BackendUnavailableException(String.format("cannot connect to redis %s: %s",
           url.description(), Calls.reason(e)), e);
     }
+  }
+
+  /**
+   * Connects, and once more if Lettuce lost the reason the first connect failed. Why: when the
+   * server refuses the handshake (a wrong password) before Lettuce's own connect listener runs,
+   * Lettuce reports only "RedisHandshakeHandler not registered", and the user would never see the
+   * server's WRONGPASS or NOAUTH; a second connect gets the server's answer. Any other failure, or
+   * a second one, is thrown as it is.
+   */
+  private static <T> T connect(Supplier<T> connect) {
+    try {
+      return connect.get();
+    } catch (RedisConnectionException e) {
+      if (!lostReason(e)) {
+        throw e;
+      }
+      try {
+        return connect.get();
+      } catch (RuntimeException again) {
+        again.addSuppressed(e);
+        throw again;
+      }
+    }
+  }
+
+  private static boolean lostReason(Throwable e) {
+    for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof IllegalStateException && String.valueOf(t.getMessage()).contains("HandshakeHandler not registered")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
