@@ -158,6 +158,28 @@ class BenchSmokeTest {
   }
 
   /**
+   * The ZooKeeper queue floor beside the plain one in W1 and W3, where 16 threads on 1,024 keys
+   * sometimes meet on a key: its transaction then finds another node in the directory, deletes its
+   * own and tries again, and every cycle still completes. Its rows are divided by the plain floor.
+   */
+  @Test
+  void theZooKeeperQueueFloorGrantsALoneNodeAndRetriesOnAMeeting(@TempDir Path dir) throws Exception {
+    Settings s = serverSettings(dir, "--targets", "floor-zookeeper,floor-zookeeper-queue", "--workloads", "W1,W3");
+
+    ResultTable table = quietly(s);
+
+    assertThat(table.rows()).extracting(Row::workload, Row::target, Row::failure).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "floor-zookeeper", null),
+        org.assertj.core.groups.Tuple.tuple(Workload.W1, "floor-zookeeper-queue", null),
+        org.assertj.core.groups.Tuple.tuple(Workload.W3, "floor-zookeeper", null),
+        org.assertj.core.groups.Tuple.tuple(Workload.W3, "floor-zookeeper-queue", null));
+    assertThat(table.rows()).allSatisfy(r -> assertThat(r.opsPerSec()).as("ops/s of %s", r).isPositive().isFinite());
+    assertThat(table.text())
+        .containsPattern("(?m)^W1 +\\| floor-zookeeper-queue +\\| +1 \\| .* \\| +[0-9.E]+x \\| +[0-9.E]+x \\| +[0-9,]+$");
+    assertThat(BenchMain.legend(s)).contains("floor-zookeeper-queue: a queue lock's one-round-trip grant");
+  }
+
+  /**
    * {@code args} with one 300 ms iteration and no warm-up, for a server's targets. Why 300 ms, not
    * 100: on a loaded machine (load 25 on 2 cores) W4 then completed no handoff. W4 now runs on to
    * its first handoff ({@link #aFirstHandoffSlowerThanTheMeasurementIsWaitedFor}); JMH's workloads

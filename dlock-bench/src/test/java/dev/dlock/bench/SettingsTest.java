@@ -40,8 +40,8 @@ class SettingsTest {
         .containsExactly("dlock-redis", "redisson", "redisson-fair", "spring-redis", "floor-redis", "floor-redis-token", "floor-handoff");
     // two presets share the hand-off floor, which runs once
     assertThat(Settings.parse("--targets", "zookeeper,redis").targets())
-        .containsExactly("dlock-zookeeper", "curator", "floor-zookeeper", "dlock-redis", "redisson",
-            "redisson-fair", "spring-redis", "floor-redis", "floor-redis-token", "floor-handoff");
+        .containsExactly("dlock-zookeeper", "curator", "floor-zookeeper", "floor-zookeeper-queue", "dlock-redis",
+            "redisson", "redisson-fair", "spring-redis", "floor-redis", "floor-redis-token", "floor-handoff");
     assertThat(Settings.parse("--targets", "redis").baseline()).isEqualTo("dlock-redis");
     assertThatThrownBy(() -> Settings.parse("--targets", "mem", "--baseline", "reentrant"))
         .hasMessageContaining("not among the targets run");

@@ -40,6 +40,11 @@ final class Keys {
   private final byte[] prefix;
   private final byte[] channels;
   private final boolean sharded;
+  // The last exclusive lock's keys: a client that takes one lock over and over (a job's, a hot
+  // key's) builds them once, not twice a lock+unlock.
+  private volatile @Nullable Named lastExclusive;
+
+  private record Named(String name, byte[][] keys) {}
 
   Keys(String prefix) {
     this(prefix, false);
@@ -53,9 +58,18 @@ final class Keys {
     this.sharded = sharded;
   }
 
-  /** The lock, token, queue, alive and waiters' leases keys of a name, in the order the scripts expect. */
+  /**
+   * The lock, token, queue, alive and waiters' leases keys of a name, in the order the scripts
+   * expect. The arrays may be shared: nobody writes into them.
+   */
   byte[][] of(String name) {
-    return keys(name, EXCLUSIVE);
+    Named last = lastExclusive;
+    if (last != null && last.name.equals(name)) {
+      return last.keys;
+    }
+    byte[][] keys = keys(name, EXCLUSIVE);
+    lastExclusive = new Named(name, keys);
+    return keys;
   }
 
   /** The fair lock's owner, token, queue, alive and leases keys, in the order the fair scripts expect. */

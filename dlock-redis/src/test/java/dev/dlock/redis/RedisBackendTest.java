@@ -62,6 +62,8 @@ class RedisBackendTest {
       }
       assertThat(slots).as("slots of the keys of lock '%s'", name).hasSize(1);
       assertThat(keys.nameOf(keys.lock(name))).isEqualTo(name);
+      // The last name's keys are kept: they must be that name's, whichever name came before.
+      assertThat(keys.of(name)[0]).as("the lock key of '%s'", name).isEqualTo(keys.lock(name));
     }
     // Escaping keeps distinct names apart, and writes exactly what earlier versions wrote.
     assertThat(keys.lock("a}b")).isNotEqualTo(keys.lock("a%7Db"));

@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  * per owner at a time), and are read by event threads, hence volatile.
  */
 final class Contender {
+  /** The directory data of every kind but the semaphore; ZooKeeper only reads it. */
+  static final byte[] NO_DATA = new byte[0];
+
   final String name;
   final String owner;
   final LockKind kind;
@@ -58,7 +61,7 @@ final class Contender {
   volatile long downgradeOf;
 
   Contender(String name, String owner, String dir) {
-    this(name, owner, LockKind.EXCLUSIVE, dir, Nodes.prefix(owner), new byte[0], 1);
+    this(name, owner, LockKind.EXCLUSIVE, dir, Nodes.prefix(owner), NO_DATA, 1);
   }
 
   Contender(String name, String owner, LockKind kind, String dir, String prefix, byte[] dirData,

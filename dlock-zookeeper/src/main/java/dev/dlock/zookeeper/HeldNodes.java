@@ -244,7 +244,7 @@ final class HeldNodes implements Watcher {
     if (held.isEmpty()) {
       return gone;
     }
-    boolean[] alive = session.call("renew " + held.size() + " lease(s)", zk -> {
+    boolean[] alive = session.call(() -> "renew " + held.size() + " lease(s)", zk -> {
       boolean[] ok = new boolean[held.size()];
       if (zk.sessionId() != sid) {
         return ok; // a new session: the nodes went with the old one

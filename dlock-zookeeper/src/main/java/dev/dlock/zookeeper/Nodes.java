@@ -24,10 +24,17 @@ final class Nodes {
 
   private final String root;
   private final String base;
+  private final String baseSlash;
+  // The last exclusive lock's directory: a client that takes one lock over and over (a job's, a
+  // hot key's) encodes its name once, not at every acquire.
+  private volatile @Nullable Dir last;
+
+  private record Dir(String name, String path) {}
 
   Nodes(String chroot) {
     this.root = chroot + "/dlock";
     this.base = root + "/locks";
+    this.baseSlash = base + "/";
   }
 
   /** The directory of one name for a kind: read and write share one, each other kind has its own. */
@@ -38,7 +45,7 @@ final class Nodes {
       case READ, WRITE -> "rw";
       case PERMIT -> "sem";
     };
-    return root + "/" + sub + "/" + encode(name);
+    return encode(root + "/" + sub + "/", name, "");
   }
 
   /** The parent of every lock directory. */
@@ -48,7 +55,13 @@ final class Nodes {
 
   /** The directory of one lock name: a container node. */
   String dir(String name) {
-    return base + "/" + encode(name);
+    Dir d = last;
+    if (d != null && d.name.equals(name)) {
+      return d.path;
+    }
+    String path = encode(baseSlash, name, "");
+    last = new Dir(name, path);
+    return path;
   }
 
   /** The name a lock directory stands for. */
@@ -58,12 +71,12 @@ final class Nodes {
 
   /** The path prefix given to a sequential create; ZooKeeper appends the sequence. */
   static String prefix(String owner) {
-    return encode(owner) + "-";
+    return encode("", owner, "-");
   }
 
   /** The prefix of a read-write node: its side ({@code R}, {@code W} or {@code D<seq>}) first. */
   static String prefix(String side, String owner) {
-    return side + "-" + prefix(owner);
+    return encode(side + "-", owner, "-");
   }
 
   /** The side of a read-write node: {@code R}, {@code W} or {@code D<seq>}. */
@@ -148,11 +161,11 @@ final class Nodes {
   }
 
   /**
-   * Form encoding, as {@link URLEncoder} does it, with {@code .} and {@code *} escaped as well.
-   * Written out because it runs on every new contender, and the usual owner id needs only its
-   * {@code :} escaped.
+   * {@code s} in form encoding, as {@link URLEncoder} does it, with {@code .} and {@code *} escaped
+   * as well, between {@code before} and {@code after}. Written out, and joined in one builder,
+   * because it runs on every new contender, and the usual owner id needs only its {@code :} escaped.
    */
-  private static String encode(String s) {
+  private static String encode(String before, String s, String after) {
     StringBuilder out = null;
     for (int i = 0; i < s.length(); i++) {
       char ch = s.charAt(i);
@@ -162,7 +175,8 @@ final class Nodes {
         continue;
       }
       if (out == null) {
-        out = new StringBuilder(s.length() + 8).append(s, 0, i);
+        out = new StringBuilder(before.length() + s.length() + after.length() + 8)
+            .append(before).append(s, 0, i);
       }
       if (plain) {
         out.append(ch);
@@ -180,7 +194,10 @@ final class Nodes {
         i = end - 1;
       }
     }
-    return out == null ? s : out.toString();
+    if (out != null) {
+      return out.append(after).toString();
+    }
+    return (before.isEmpty() ? s : before.concat(s)).concat(after); // concat of "" is no copy
   }
 
   private static void appendHex(StringBuilder out, int b) {

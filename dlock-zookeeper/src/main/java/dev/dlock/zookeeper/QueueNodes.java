@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.Op;
@@ -52,7 +53,7 @@ final class QueueNodes {
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
     boolean touchDir = c.kind != LockKind.PERMIT;
     c.headGone = false; // it watched for an earlier node
-    return session.call("create a node for lock '" + c.name + "'", zk -> {
+    return session.call(() -> "create a node for lock '" + c.name + "'", zk -> {
       if (c.uncertain && adopt(zk, c)) {
         return false;
       }
@@ -134,7 +135,7 @@ final class QueueNodes {
     }
   }
 
-  List<String> children(String dir, String what) {
+  List<String> children(String dir, Supplier<String> what) {
     return session.call(what, zk -> {
       try {
         return zk.getChildren(dir);
@@ -199,7 +200,7 @@ final class QueueNodes {
 
   private boolean delete(Contender c, Duration patience) {
     int[] tries = {0};
-    return session.call("delete the node of " + c.owner + " for lock '" + c.name + "'", patience, zk -> {
+    return session.call(() -> "delete the node of " + c.owner + " for lock '" + c.name + "'", patience, zk -> {
       if (c.uncertain && !adopt(zk, c)) {
         return false;
       }
@@ -258,7 +259,7 @@ final class QueueNodes {
   private boolean confirmed(Contender c) {
     String node = c.createdNode();
     long sid = c.sessionId;
-    return session.call("confirm that " + c.kind + " lock '" + c.name + "' is granted", zk -> {
+    return session.call(() -> "confirm that " + c.kind + " lock '" + c.name + "' is granted", zk -> {
       if (zk.sessionId() != sid) {
         return false; // a new session: the node went with the old one
       }
@@ -283,6 +284,6 @@ final class QueueNodes {
     c.headGone = false;
     c.watched = path;
     c.watchedIsHead = head;
-    return session.call("watch " + path, zk -> zk.exists(path, c.watcher) != null);
+    return session.call(() -> "watch " + path, zk -> zk.exists(path, c.watcher) != null);
   }
 }

@@ -55,7 +55,7 @@ final class ReadWriteQueue {
         }
       }
       List<String> queue = Nodes.rwQueue(
-          queueNodes.children(c.dir, "list the queue of read-write lock '" + c.name + "'"));
+          queueNodes.children(c.dir, () -> "list the queue of read-write lock '" + c.name + "'"));
       String mine = Nodes.child(c.createdNode());
       int i = queue.indexOf(mine);
       if (i < 0) {

@@ -83,7 +83,7 @@ final class SemaphoreQueue {
 
   /** The directory's children and its permit count (0 if unknown), in one round trip. */
   private Listing list(Contender c) {
-    return session.call("list the queue of semaphore '" + c.name + "'", zk -> {
+    return session.call(() -> "list the queue of semaphore '" + c.name + "'", zk -> {
       List<OpResult> rs;
       try {
         rs = zk.multi(List.of(Op.getChildren(c.dir), Op.getData(c.dir)));
@@ -111,7 +111,7 @@ final class SemaphoreQueue {
    * watch would then have missed.
    */
   private boolean watch(Contender c, List<String> children, boolean untouched) {
-    return session.call("watch the holders of semaphore '" + c.name + "'", zk -> {
+    return session.call(() -> "watch the holders of semaphore '" + c.name + "'", zk -> {
       // Sent together and answered in order: one round trip however many permits.
       List<CompletableFuture<Stat>> answers = new ArrayList<>(children.size());
       for (String child : children) {
@@ -132,7 +132,7 @@ final class SemaphoreQueue {
   private void touch(Contender c) {
     String node = c.createdNode();
     byte[] data = c.owner.getBytes(StandardCharsets.UTF_8);
-    session.call("wake the next waiter of semaphore '" + c.name + "'", zk -> {
+    session.call(() -> "wake the next waiter of semaphore '" + c.name + "'", zk -> {
       try {
         zk.setData(node, data);
         return true;

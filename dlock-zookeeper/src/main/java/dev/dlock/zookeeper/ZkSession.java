@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.state.ConnectionStateListener;
@@ -147,13 +148,16 @@ final class ZkSession implements AutoCloseable {
     curator.getConnectionStateListenable().addListener(listener);
   }
 
-  /** Runs {@code op}, repeating it through connection losses for up to the connect timeout. */
-  <T> T call(String what, Op<T> op) {
+  /**
+   * Runs {@code op}, repeating it through connection losses for up to the connect timeout.
+   * {@code what} names the operation in a failure's message; it is built only for a failure.
+   */
+  <T> T call(Supplier<String> what, Op<T> op) {
     return call(what, url.connectTimeout(), op);
   }
 
   /** Runs {@code op}, repeating it through connection losses within {@code patience}, or the caller's shorter bound. */
-  <T> T call(String what, Duration patience, Op<T> op) {
+  <T> T call(Supplier<String> what, Duration patience, Op<T> op) {
     long limit = CallTimeout.boundNanos(patience.toNanos());
     long deadline = now() + limit;
     boolean interrupted = Thread.interrupted();
@@ -172,7 +176,7 @@ final class ZkSession implements AutoCloseable {
           return result;
         } catch (KeeperException e) {
           if (!retriable(e)) {
-            throw failure(what, e);
+            throw failure(what.get(), e);
           }
           last = e;
         } catch (InterruptedException e) {
@@ -187,7 +191,7 @@ final class ZkSession implements AutoCloseable {
         }
         if (now() - deadline >= 0) {
           throw new BackendUnavailableException(String.format("%s failed to %s within %d ms: %s",
-              url.redacted(), what, TimeUnit.NANOSECONDS.toMillis(limit), last), last);
+              url.redacted(), what.get(), TimeUnit.NANOSECONDS.toMillis(limit), last), last);
         }
         // In slices, so that a call whose session ends meanwhile runs again and sees it.
         interrupted |= awaitConnected(Math.min(deadline, now() + SLICE_NANOS));

@@ -145,7 +145,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
 
   private Contender newContender(LockRequest r) {
     String dir = nodes.dir(r.kind(), r.name());
-    byte[] dirData = new byte[0];
+    byte[] dirData = Contender.NO_DATA;
     String prefix = Nodes.prefix(r.owner());
     Contender writer = readWrite.writerOf(r);
     if (r.kind() == LockKind.READ || r.kind() == LockKind.WRITE) {
@@ -195,7 +195,7 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
         c.node = null; // its session ended while it waited: queue again
         continue;
       }
-      List<String> queue = Nodes.queue(queueNodes.children(c.dir, "list the queue of lock '" + c.name + "'"));
+      List<String> queue = Nodes.queue(queueNodes.children(c.dir, () -> "list the queue of lock '" + c.name + "'"));
       int i = queue.indexOf(Nodes.child(c.createdNode()));
       if (i < 0) {
         c.node = null; // deleted from outside, or its session ended meanwhile: queue again
@@ -308,13 +308,13 @@ final class ZooKeeperBackend implements LockBackend, HandsOff, Abandonable {
   @Override
   public Optional<LockInfo> inspect(String name) {
     session.checkOpen();
-    return session.call("inspect lock '" + name + "'", zk -> head(zk, name, nodes.dir(name)));
+    return session.call(() -> "inspect lock '" + name + "'", zk -> head(zk, name, nodes.dir(name)));
   }
 
   @Override
   public List<LockInfo> inspectAll() {
     session.checkOpen();
-    return session.call("list locks", zk -> {
+    return session.call(() -> "list locks", zk -> {
       TreeMap<String, String> dirs = new TreeMap<>();
       try {
         for (String child : zk.getChildren(nodes.base())) {

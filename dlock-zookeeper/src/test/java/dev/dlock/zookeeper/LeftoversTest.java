@@ -44,16 +44,16 @@ class LeftoversTest {
       String dir = holder.backend().nodes().dir(kind, name);
 
       assertThat(other.request(name, kind, 1, false, null).isGranted()).as("a one-shot %s try", kind).isFalse();
-      assertThat(holder.backend().queueNodes().children(dir, "count")).as("nodes after a one-shot %s try", kind).hasSize(1);
+      assertThat(holder.backend().queueNodes().children(dir, () -> "count")).as("nodes after a one-shot %s try", kind).hasSize(1);
 
       Spi waiter = new Spi(other.backend(), other.context(), "other:2");
       assertThat(waiter.request(name, kind, 1).isGranted()).as("a waiting %s try", kind).isFalse();
-      assertThat(holder.backend().queueNodes().children(dir, "count")).as("nodes while a %s waiter queues", kind).hasSize(2);
+      assertThat(holder.backend().queueNodes().children(dir, () -> "count")).as("nodes while a %s waiter queues", kind).hasSize(2);
       other.backend().cancel(name, waiter.owner());
-      assertThat(holder.backend().queueNodes().children(dir, "count")).as("nodes after the %s waiter gave up", kind).hasSize(1);
+      assertThat(holder.backend().queueNodes().children(dir, () -> "count")).as("nodes after the %s waiter gave up", kind).hasSize(1);
 
       assertThat(holder.release(name, held, granted)).isTrue();
-      assertThat(holder.backend().queueNodes().children(dir, "count")).as("nodes after the %s release", kind).isEmpty();
+      assertThat(holder.backend().queueNodes().children(dir, () -> "count")).as("nodes after the %s release", kind).isEmpty();
     }
   }
 }

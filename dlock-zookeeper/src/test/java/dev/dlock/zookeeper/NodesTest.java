@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
+import dev.dlock.spi.LockKind;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,5 +30,18 @@ class NodesTest {
   void aNameWithNothingToEscapeIsKeptAsItIs() {
     String name = "job-7_a";
     assertThat(Nodes.prefix(name)).isEqualTo(name + "-");
+  }
+
+  @Test
+  void aDirectoryIsItsKindsPathAndTheEncodedNameWhicheverNameCameBefore() {
+    Nodes nodes = new Nodes("/app");
+    for (String name : List.of("orders.42", "orders.42", "job-7", "orders.42", "a b")) {
+      String encoded = URLEncoder.encode(name, StandardCharsets.UTF_8).replace(".", "%2E");
+      assertThat(nodes.dir(name)).as(name).isEqualTo("/app/dlock/locks/" + encoded);
+      assertThat(nodes.dir(LockKind.EXCLUSIVE, name)).as(name).isEqualTo(nodes.dir(name));
+      assertThat(nodes.dir(LockKind.FAIR, name)).as(name).isEqualTo("/app/dlock/fair/" + encoded);
+    }
+    assertThat(Nodes.prefix("W", "c:1")).isEqualTo("W-c%3A1-");
+    assertThat(Nodes.prefix("R", "plain")).isEqualTo("R-plain-");
   }
 }

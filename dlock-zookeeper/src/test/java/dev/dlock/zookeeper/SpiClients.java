@@ -37,7 +37,7 @@ final class SpiClients implements AutoCloseable {
      * change made before it has been recorded.
      */
     void sync(String dir) {
-      backend.queueNodes().children(dir, "sync");
+      backend.queueNodes().children(dir, () -> "sync");
     }
   }
 

@@ -65,8 +65,10 @@ public final class Targets {
         FloorRedisTarget.NAME, FloorRedisTarget.FENCED);
     REGISTRY.put(DlockTarget.ZOOKEEPER, DlockTarget::zookeeper);
     REGISTRY.put(CuratorTarget.NAME, CuratorTarget::new);
-    REGISTRY.put(FloorZkTarget.NAME, FloorZkTarget::new);
-    ZOOKEEPER_TARGETS = List.of(DlockTarget.ZOOKEEPER, CuratorTarget.NAME, FloorZkTarget.NAME);
+    REGISTRY.put(FloorZkTarget.NAME, FloorZkTarget::plain);
+    REGISTRY.put(FloorZkTarget.QUEUE, FloorZkTarget::queue);
+    ZOOKEEPER_TARGETS =
+        List.of(DlockTarget.ZOOKEEPER, CuratorTarget.NAME, FloorZkTarget.NAME, FloorZkTarget.QUEUE);
     REGISTRY.put(DlockTarget.SENTINEL, () -> DlockTarget.sentinel(false));
     REGISTRY.put(DlockTarget.SENTINEL_WAIT, () -> DlockTarget.sentinel(true));
     REGISTRY.put(RedissonHaTarget.SENTINEL, RedissonHaTarget::sentinel);
@@ -176,7 +178,7 @@ public final class Targets {
     if (targets.contains(CuratorTarget.NAME)) {
       sb.append(CuratorTarget.LEGEND).append('\n');
     }
-    if (targets.contains(FloorZkTarget.NAME)) {
+    if (targets.contains(FloorZkTarget.NAME) || targets.contains(FloorZkTarget.QUEUE)) {
       sb.append(FloorZkTarget.LEGEND).append('\n');
     }
     return sb.toString();
