@@ -167,12 +167,12 @@ final class RedlockBackend implements LockBackend {
       // Held by a majority, the holder's release will tell this waiter; else the lock is changing
       // hands, and the waiter asks again soon.
       return Attempt.held(request.willWait() && heldBy >= majority
-          ? Duration.ofMillis(Math.max(0, Math.min(holderLeft, retryWhileWaitingMs)))
-          : retryDelay(holderLeft), holder);
+          ? pastTry(start, Math.max(0, Math.min(holderLeft, retryWhileWaitingMs)))
+          : pastTry(start, retryDelayMs(holderLeft)), holder);
     }
     if (!raise(r, lockKeys, Keys.utf8(owner), token, start, leaseNanos)) {
       releaseEverywhere(name, owner, RedlockRelease.UNDO);
-      return Attempt.held(retryDelay(-1), null);
+      return Attempt.held(pastTry(start, retryDelayMs(-1)), null);
     }
     wakes.done(owner);
     // A grant a node gave while it may not vote is released there: it must not outlive its lease.
@@ -400,9 +400,20 @@ final class RedlockBackend implements LockBackend {
   }
 
   /** A random pause of 10-50 ms, no longer than the holder's time left if known. */
-  private static Duration retryDelay(long holderLeftMs) {
+  private static long retryDelayMs(long holderLeftMs) {
     long ms = ThreadLocalRandom.current().nextLong(10, 51);
-    return Duration.ofMillis(holderLeftMs >= 0 ? Math.min(ms, holderLeftMs) : ms);
+    return holderLeftMs >= 0 ? Math.min(ms, holderLeftMs) : ms;
+  }
+
+  /**
+   * A retry hint of {@code ms} after this try's answers, as the engine counts a hint from the
+   * try's start. Why: a round that waits out a silent node (the node timeout) takes longer than the
+   * random pause, which counted from the start had passed before the answers came; the waiters
+   * then asked again at once, each right after its own undo, and kept the nodes they reached from
+   * each other: three lab workers that each reached a different three nodes took none for seconds.
+   */
+  private Duration pastTry(long start, long ms) {
+    return Duration.ofNanos(clock() - start).plusMillis(ms);
   }
 
   private void checkOpen() {

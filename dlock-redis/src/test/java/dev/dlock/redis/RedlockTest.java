@@ -8,7 +8,10 @@ import dev.dlock.DistributedLock;
 import dev.dlock.Lease;
 import dev.dlock.LockClient;
 import dev.dlock.LockException;
+import dev.dlock.spi.Attempt;
+import dev.dlock.spi.LockBackend;
 import dev.dlock.spi.LockInfo;
+import dev.dlock.spi.LockRequest;
 import dev.dlock.testkit.FaultProxy;
 import io.lettuce.core.SetArgs;
 import java.net.InetSocketAddress;
@@ -245,6 +248,43 @@ class RedlockTest {
       assertThat(next.get(RedlockBackend.WAITER_TIMEOUT.toSeconds() + 3, TimeUnit.SECONDS))
           .isGreaterThan(held.token());
       assertThat(events.get("woken")).as("wake-ups with one of the three nodes' messages lost").isZero();
+    }
+  }
+
+  /**
+   * A failed try's pause before the next counts from its answers, not from its start. A round that
+   * waits out silent nodes (the node timeout, 200 ms here) lasts longer than the random pause of
+   * 10-50 ms, which, counted from the start, had run out before the answers came. In the lab,
+   * three workers that each reached a different three nodes (their connections to the other two
+   * had gone silent) then asked again right after their own undo, each keeping the nodes it
+   * reached from the others, and none got the lock for seconds.
+   */
+  @Test
+  void aTryThatWaitsOutSilentNodesStillPausesAfterItsAnswers() throws Exception {
+    String name = "slow-split";
+    block(name, 0, 1); // another owner on two nodes: no majority holds it, so no wake to wait for
+    try (FaultProxy to3 = FaultProxy.start(new InetSocketAddress("127.0.0.1", nodes.port(3)));
+        FaultProxy to4 = FaultProxy.start(new InetSocketAddress("127.0.0.1", nodes.port(4)))) {
+      String url = url("").replace(":" + nodes.port(3) + ",", ":" + to3.port() + ",")
+          .replace(":" + nodes.port(4) + "?", ":" + to4.port() + "?");
+      LockBackend backend = new RedlockBackendProvider().open(url);
+      try {
+        to3.freeze();
+        to4.freeze();
+        long sent = System.nanoTime();
+        Attempt a = backend.tryAcquire(LockRequest.exclusive(name, "slow:1", Duration.ofSeconds(5), false));
+        long took = System.nanoTime() - sent;
+
+        assertThat(a.isGranted()).isFalse();
+        assertThat(Duration.ofNanos(took)).as("the try, which waited out nodes 3 and 4")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(200));
+        assertThat(a.retryAfter()).as("its retry hint, which the engine counts from the try's start")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(210));
+      } finally {
+        to3.thaw();
+        to4.thaw();
+        backend.close();
+      }
     }
   }
 
