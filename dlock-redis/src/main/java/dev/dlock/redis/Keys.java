@@ -1,5 +1,6 @@
 package dev.dlock.redis;
 
+import dev.dlock.internal.LastName;
 import dev.dlock.spi.Grant;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
@@ -40,11 +41,8 @@ final class Keys {
   private final byte[] prefix;
   private final byte[] channels;
   private final boolean sharded;
-  // The last exclusive lock's keys: a client that takes one lock over and over (a job's, a hot
-  // key's) builds them once, not twice a lock+unlock.
-  private volatile @Nullable Named lastExclusive;
-
-  private record Named(String name, byte[][] keys) {}
+  // The last exclusive lock's keys, which the acquire and the release both need.
+  private final LastName<byte[][]> exclusive = new LastName<>(name -> keys(name, EXCLUSIVE));
 
   Keys(String prefix) {
     this(prefix, false);
@@ -63,13 +61,7 @@ final class Keys {
    * expect. The arrays may be shared: nobody writes into them.
    */
   byte[][] of(String name) {
-    Named last = lastExclusive;
-    if (last != null && last.name.equals(name)) {
-      return last.keys;
-    }
-    byte[][] keys = keys(name, EXCLUSIVE);
-    lastExclusive = new Named(name, keys);
-    return keys;
+    return exclusive.get(name);
   }
 
   /** The fair lock's owner, token, queue, alive and leases keys, in the order the fair scripts expect. */

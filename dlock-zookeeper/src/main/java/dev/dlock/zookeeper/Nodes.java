@@ -1,5 +1,6 @@
 package dev.dlock.zookeeper;
 
+import dev.dlock.internal.LastName;
 import dev.dlock.spi.LockKind;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -24,17 +25,14 @@ final class Nodes {
 
   private final String root;
   private final String base;
-  private final String baseSlash;
-  // The last exclusive lock's directory: a client that takes one lock over and over (a job's, a
-  // hot key's) encodes its name once, not at every acquire.
-  private volatile @Nullable Dir last;
-
-  private record Dir(String name, String path) {}
+  // The last exclusive lock's directory, which every new contender needs.
+  private final LastName<String> lastDir;
 
   Nodes(String chroot) {
     this.root = chroot + "/dlock";
     this.base = root + "/locks";
-    this.baseSlash = base + "/";
+    String baseSlash = base + "/";
+    this.lastDir = new LastName<>(name -> encode(baseSlash, name, ""));
   }
 
   /** The directory of one name for a kind: read and write share one, each other kind has its own. */
@@ -55,13 +53,7 @@ final class Nodes {
 
   /** The directory of one lock name: a container node. */
   String dir(String name) {
-    Dir d = last;
-    if (d != null && d.name.equals(name)) {
-      return d.path;
-    }
-    String path = encode(baseSlash, name, "");
-    last = new Dir(name, path);
-    return path;
+    return lastDir.get(name);
   }
 
   /** The name a lock directory stands for. */
